@@ -1,0 +1,627 @@
+package diffusion_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/ci/citest"
+	"github.com/argosgo/argos/controllers/diffusion"
+)
+
+// setup returns an initialised controller on a robot with wheels and the
+// proximity ring under tag.
+func setup(t testing.TB, tag string, prox *citest.Proximity, params ci.Params) (*diffusion.Controller, *citest.Wheels) {
+	t.Helper()
+	w := &citest.Wheels{}
+	r := citest.NewRobot("fb0", 1).
+		AddActuator(ci.TagDifferentialSteering, w).
+		AddSensor(tag, prox)
+	c := diffusion.New()
+	if err := c.Init(r, params); err != nil {
+		t.Fatalf("Init: %v", err)
+	}
+	return c, w
+}
+
+func TestControlStep(t *testing.T) {
+	const v = diffusion.DefaultVelocity
+	straight, right, left := [2]float64{v, v}, [2]float64{v, 0}, [2]float64{0, v}
+	deg := ci.Radians
+	for _, tc := range []struct {
+		name   string
+		tag    string
+		prox   func() *citest.Proximity
+		params ci.Params
+		want   [2]float64
+	}{
+		{
+			name: "nothing sensed: straight",
+			tag:  ci.TagFootBotProximity,
+			prox: citest.NewFootBotProximity,
+			want: straight,
+		},
+		{
+			name: "obstacle front-left: turn right",
+			tag:  ci.TagFootBotProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewFootBotProximity()
+				p.SetAll(0.4, 0.9, 0.9, 0.4) // 7.5 to 52.5 degrees
+				return p
+			},
+			want: right,
+		},
+		{
+			name: "obstacle front-right: turn left",
+			tag:  ci.TagFootBotProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewFootBotProximity()
+				p.Set(20, 0.4) // -52.5 degrees
+				p.Set(21, 0.9)
+				p.Set(22, 0.9)
+				p.Set(23, 0.4) // -7.5 degrees
+				return p
+			},
+			want: left,
+		},
+		{
+			name: "faint obstacle outside the cone on the left: turn right",
+			tag:  ci.TagFootBotProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewFootBotProximity()
+				p.Set(2, 0.05) // 37.5 degrees, mean length 0.002
+				return p
+			},
+			want: right,
+		},
+		{
+			name: "faint obstacle outside the cone on the right: turn left",
+			tag:  ci.TagFootBotProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewFootBotProximity()
+				p.Set(21, 0.05)
+				return p
+			},
+			want: left,
+		},
+		{
+			name: "small symmetric readings in front: straight",
+			tag:  ci.TagFootBotProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewFootBotProximity()
+				p.Set(0, 0.5) // mean length 2*0.5*cos(7.5°)/24 = 0.041
+				p.Set(23, 0.5)
+				return p
+			},
+			want: straight,
+		},
+		{
+			name: "e-puck small symmetric readings: straight",
+			tag:  ci.TagEPuckProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewEPuckProximity()
+				p.Set(0, 0.3) // mean length 2*0.3*cos(17°)/8 = 0.072
+				p.Set(7, 0.3)
+				return p
+			},
+			want: straight,
+		},
+		{
+			name: "e-puck obstacle front-left: turn right",
+			tag:  ci.TagEPuckProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewEPuckProximity()
+				p.SetAll(0.8, 0.5)
+				return p
+			},
+			want: right,
+		},
+		{
+			name: "e-puck obstacle front-right: turn left",
+			tag:  ci.TagEPuckProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewEPuckProximity()
+				p.Set(6, 0.5)
+				p.Set(7, 0.8)
+				return p
+			},
+			want: left,
+		},
+		{
+			name: "obstacle behind-left: turn right, as ARGoS does",
+			tag:  ci.TagEPuckProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewEPuckProximity()
+				p.Set(3, 1) // 150 degrees
+				return p
+			},
+			want: right,
+		},
+		{
+			name: "obstacle dead ahead, closer than delta: turn left (angle 0 is not > 0)",
+			tag:  ci.TagProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(deg(-7.5), deg(7.5))
+				p.SetAll(1, 1)
+				return p
+			},
+			want: left,
+		},
+		{
+			name: "inside the cone but beyond delta, on the left: turn right",
+			tag:  ci.TagProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(deg(5))
+				p.Set(0, 0.5)
+				return p
+			},
+			want: right,
+		},
+		{
+			name: "inside the cone but beyond delta, on the right: turn left",
+			tag:  ci.TagProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(deg(-5))
+				p.Set(0, 0.5)
+				return p
+			},
+			want: left,
+		},
+		{
+			name: "just inside alpha on the left, faint: straight",
+			tag:  ci.TagProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(deg(7.4))
+				p.Set(0, 0.05)
+				return p
+			},
+			want: straight,
+		},
+		{
+			name: "just inside alpha on the right, faint: straight",
+			tag:  ci.TagProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(deg(-7.4))
+				p.Set(0, 0.05)
+				return p
+			},
+			want: straight,
+		},
+		{
+			name: "just outside alpha on the left, faint: turn right",
+			tag:  ci.TagProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(deg(7.6))
+				p.Set(0, 0.05)
+				return p
+			},
+			want: right,
+		},
+		{
+			name: "just outside alpha on the right, faint: turn left",
+			tag:  ci.TagProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(deg(-7.6))
+				p.Set(0, 0.05)
+				return p
+			},
+			want: left,
+		},
+		{
+			name: "readings are averaged over the ring: straight",
+			tag:  ci.TagProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(0, deg(90), deg(180), deg(-90))
+				p.Set(0, 0.3) // mean 0.075 < delta
+				return p
+			},
+			want: straight,
+		},
+		{
+			name: "the same reading on a one-sensor ring: turn left",
+			tag:  ci.TagProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(0)
+				p.Set(0, 0.3) // mean 0.3 >= delta
+				return p
+			},
+			want: left,
+		},
+		{
+			name: "length exactly delta is not free: turn left",
+			tag:  ci.TagProximity,
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(0)
+				p.Set(0, 0.1)
+				return p
+			},
+			want: left,
+		},
+		{
+			name: "empty ring: nothing sensed, straight",
+			tag:  ci.TagProximity,
+			prox: func() *citest.Proximity { return citest.NewProximity() },
+			want: straight,
+		},
+		{
+			name:   "alpha widens the cone",
+			tag:    ci.TagProximity,
+			params: ci.NewParams("alpha", "45"),
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(deg(30))
+				p.Set(0, 0.05)
+				return p
+			},
+			want: straight,
+		},
+		{
+			name:   "the cone includes its upper bound",
+			tag:    ci.TagProximity,
+			params: ci.NewParams("alpha", "180"), // exactly pi radians
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(math.Pi) // mean angle exactly pi
+				p.Set(0, 0.05)
+				return p
+			},
+			want: straight,
+		},
+		{
+			name:   "the cone includes its lower bound",
+			tag:    ci.TagProximity,
+			params: ci.NewParams("alpha", "180"),
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(-math.Pi) // mean angle exactly -pi
+				p.Set(0, 0.05)
+				return p
+			},
+			want: straight,
+		},
+		{
+			name:   "alpha 0 leaves only dead ahead",
+			tag:    ci.TagProximity,
+			params: ci.NewParams("alpha", "0"),
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(deg(1))
+				p.Set(0, 0.01)
+				return p
+			},
+			want: right,
+		},
+		{
+			name:   "delta raises the free level",
+			tag:    ci.TagProximity,
+			params: ci.NewParams("delta", "0.6"),
+			prox: func() *citest.Proximity {
+				p := citest.NewProximity(0)
+				p.Set(0, 0.5)
+				return p
+			},
+			want: straight,
+		},
+		{
+			name:   "velocity sets the wheel speed",
+			tag:    ci.TagFootBotProximity,
+			params: ci.NewParams("velocity", "12.5"),
+			prox:   citest.NewFootBotProximity,
+			want:   [2]float64{12.5, 12.5},
+		},
+		{
+			name:   "velocity on a turn",
+			tag:    ci.TagFootBotProximity,
+			params: ci.NewParams("velocity", "12.5"),
+			prox: func() *citest.Proximity {
+				p := citest.NewFootBotProximity()
+				p.Set(3, 1)
+				return p
+			},
+			want: [2]float64{12.5, 0},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, w := setup(t, tc.tag, tc.prox(), tc.params)
+			if w.Calls != 0 {
+				t.Errorf("Init set the wheels %d times", w.Calls)
+			}
+			c.ControlStep()
+			if got := [2]float64{w.Left, w.Right}; got != tc.want || w.Calls != 1 {
+				t.Errorf("wheels (%v, %v) after %d calls, want %v after 1", w.Left, w.Right, w.Calls, tc.want)
+			}
+		})
+	}
+}
+
+func TestControlStepFollowsReadings(t *testing.T) {
+	p := citest.NewFootBotProximity()
+	c, w := setup(t, ci.TagFootBotProximity, p, ci.Params{})
+	for i, tc := range []struct {
+		values []float64
+		want   [2]float64
+	}{
+		{nil, [2]float64{5, 5}},
+		{[]float64{0, 1}, [2]float64{5, 0}},
+		{nil, [2]float64{5, 5}},
+		{[]float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, [2]float64{0, 5}},
+	} {
+		p.SetAll(tc.values...)
+		c.ControlStep()
+		if got := [2]float64{w.Left, w.Right}; got != tc.want || w.Calls != i+1 {
+			t.Errorf("tick %d: wheels %v after %d calls, want %v", i, got, w.Calls, tc.want)
+		}
+	}
+}
+
+func TestInitPicksFirstDeclaredProximity(t *testing.T) {
+	obstacleLeft := func(n int) *citest.Proximity {
+		angles := make([]float64, n)
+		for i := range angles {
+			angles[i] = ci.Radians(45)
+		}
+		p := citest.NewProximity(angles...)
+		for i := range n {
+			p.Set(i, 1)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name    string
+		sensors map[string]*citest.Proximity
+	}{
+		{"foot-bot before e-puck", map[string]*citest.Proximity{
+			ci.TagFootBotProximity: obstacleLeft(1), ci.TagEPuckProximity: citest.NewEPuckProximity(),
+		}},
+		{"foot-bot before generic", map[string]*citest.Proximity{
+			ci.TagFootBotProximity: obstacleLeft(1), ci.TagProximity: citest.NewEPuckProximity(),
+		}},
+		{"e-puck before generic", map[string]*citest.Proximity{
+			ci.TagEPuckProximity: obstacleLeft(2), ci.TagProximity: citest.NewFootBotProximity(),
+		}},
+		{"generic alone", map[string]*citest.Proximity{
+			ci.TagProximity: obstacleLeft(3),
+		}},
+	} {
+		w := &citest.Wheels{}
+		r := citest.NewRobot("ep0", 1).AddActuator(ci.TagDifferentialSteering, w)
+		for tag, p := range tc.sensors {
+			r.AddSensor(tag, p)
+		}
+		c := diffusion.New()
+		if err := c.Init(r, ci.Params{}); err != nil {
+			t.Fatalf("%s: Init: %v", tc.name, err)
+		}
+		c.ControlStep()
+		if w.Left != 5 || w.Right != 0 {
+			t.Errorf("%s: wheels (%v, %v), want (5, 0) from the preferred sensor", tc.name, w.Left, w.Right)
+		}
+	}
+}
+
+type notProximity struct{}
+
+func TestInitDeviceErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		robot     *citest.Robot
+		wrapped   error
+		fragments []string
+	}{
+		{
+			name:    "no proximity sensor",
+			robot:   citest.NewRobot("fb9", 1).AddActuator(ci.TagDifferentialSteering, &citest.Wheels{}),
+			wrapped: ci.ErrNotDeclared,
+			fragments: []string{`robot "fb9"`, "no proximity sensor", "<footbot_proximity", "<epuck_proximity",
+				"<proximity", "under <sensors>"},
+		},
+		{
+			name: "proximity on the wrong side",
+			robot: citest.NewRobot("fb9", 1).
+				AddActuator(ci.TagDifferentialSteering, &citest.Wheels{}).
+				AddActuator(ci.TagFootBotProximity, citest.NewFootBotProximity()),
+			wrapped:   ci.ErrNotDeclared,
+			fragments: []string{"<footbot_proximity", "under <sensors>"},
+		},
+		{
+			name: "no wheels",
+			robot: citest.NewRobot("fb9", 1).
+				AddSensor(ci.TagFootBotProximity, citest.NewFootBotProximity()),
+			wrapped:   ci.ErrNotDeclared,
+			fragments: []string{"differential_steering", "under <actuators>"},
+		},
+		{
+			name: "proximity of another type",
+			robot: citest.NewRobot("fb9", 1).
+				AddActuator(ci.TagDifferentialSteering, &citest.Wheels{}).
+				AddSensor(ci.TagEPuckProximity, notProximity{}),
+			wrapped:   ci.ErrWrongType,
+			fragments: []string{`sensor "epuck_proximity"`, "ci.Proximity"},
+		},
+		{
+			name: "wheels of another type",
+			robot: citest.NewRobot("fb9", 1).
+				AddActuator(ci.TagDifferentialSteering, citest.NewLEDs(1)).
+				AddSensor(ci.TagFootBotProximity, citest.NewFootBotProximity()),
+			wrapped:   ci.ErrWrongType,
+			fragments: []string{`actuator "differential_steering"`, "ci.DifferentialSteeringActuator"},
+		},
+	} {
+		err := diffusion.New().Init(tc.robot, ci.Params{})
+		if err == nil {
+			t.Errorf("%s: Init succeeded", tc.name)
+			continue
+		}
+		if !errors.Is(err, tc.wrapped) {
+			t.Errorf("%s: error %q does not wrap %v", tc.name, err, tc.wrapped)
+		}
+		if !strings.HasPrefix(err.Error(), "diffusion: ") {
+			t.Errorf("%s: error %q does not start with the package name", tc.name, err)
+		}
+		for _, f := range tc.fragments {
+			if !strings.Contains(err.Error(), f) {
+				t.Errorf("%s: error %q does not mention %q", tc.name, err, f)
+			}
+		}
+	}
+}
+
+func TestInitParamErrors(t *testing.T) {
+	for _, tc := range []struct {
+		attr, value string
+		fragments   []string
+	}{
+		{"alpha", "x", []string{`alpha="x"`, "not a number"}},
+		{"alpha", "7,5", []string{`alpha="7,5"`, "not a number"}},
+		{"alpha", "-1", []string{"alpha=-1", "negative", "degrees"}},
+		{"alpha", "NaN", []string{`alpha="NaN"`, "not a finite number", "7.5"}},
+		{"delta", "", []string{`delta=""`, "not a number"}},
+		{"delta", "-0.1", []string{"delta=-0.1", "negative"}},
+		{"delta", "+Inf", []string{`delta="+Inf"`, "not a finite number"}},
+		{"velocity", "fast", []string{`velocity="fast"`, "not a number"}},
+		{"velocity", "inf", []string{`velocity="inf"`, "not a finite number"}},
+	} {
+		p := ci.NewParams(tc.attr, tc.value)
+		p.Where = "diffusion.argos:42"
+		r := citest.NewRobot("fb0", 1).
+			AddActuator(ci.TagDifferentialSteering, &citest.Wheels{}).
+			AddSensor(ci.TagFootBotProximity, citest.NewFootBotProximity())
+		err := diffusion.New().Init(r, p)
+		if err == nil {
+			t.Errorf("%s=%q: Init succeeded", tc.attr, tc.value)
+			continue
+		}
+		fragments := append(tc.fragments, "diffusion.argos:42", "<params>")
+		if !strings.HasPrefix(err.Error(), "diffusion: ") {
+			t.Errorf("%s=%q: error %q does not start with the package name", tc.attr, tc.value, err)
+		}
+		for _, f := range fragments {
+			if !strings.Contains(err.Error(), f) {
+				t.Errorf("%s=%q: error %q does not mention %q", tc.attr, tc.value, err, f)
+			}
+		}
+	}
+}
+
+func TestInitAcceptsParams(t *testing.T) {
+	for _, p := range []ci.Params{
+		{},
+		ci.NewParams("alpha", "7.5", "delta", "0.1", "velocity", "5"),
+		ci.NewParams("alpha", " 10 ", "delta", "0", "velocity", "-3"),
+	} {
+		r := citest.NewRobot("fb0", 1).
+			AddActuator(ci.TagDifferentialSteering, &citest.Wheels{}).
+			AddSensor(ci.TagFootBotProximity, citest.NewFootBotProximity())
+		if err := diffusion.New().Init(r, p); err != nil {
+			t.Errorf("Init(%v): %v", p.Attrs, err)
+		}
+	}
+}
+
+func TestResetDestroy(t *testing.T) {
+	p := citest.NewFootBotProximity()
+	c, w := setup(t, ci.TagFootBotProximity, p, ci.NewParams("velocity", "8"))
+	p.Set(2, 1)
+	c.ControlStep()
+	c.Reset()
+	if w.Calls != 1 {
+		t.Errorf("Reset moved the wheels (%d calls)", w.Calls)
+	}
+	// Same readings, same choice: Reset forgot neither the devices nor the
+	// params.
+	c.ControlStep()
+	if w.Left != 8 || w.Right != 0 || w.Calls != 2 {
+		t.Errorf("after Reset: wheels (%v, %v) after %d calls, want (8, 0) after 2", w.Left, w.Right, w.Calls)
+	}
+	p.SetAll()
+	c.ControlStep()
+	if w.Left != 8 || w.Right != 8 {
+		t.Errorf("after Reset, nothing sensed: wheels (%v, %v), want (8, 8)", w.Left, w.Right)
+	}
+	if err := c.Destroy(); err != nil {
+		t.Errorf("Destroy: %v", err)
+	}
+	if w.Calls != 3 {
+		t.Errorf("Destroy moved the wheels (%d calls)", w.Calls)
+	}
+}
+
+func TestRegistered(t *testing.T) {
+	for _, label := range []string{diffusion.FootBotLabel, diffusion.EPuckLabel} {
+		f, err := ci.Controllers.Lookup(label)
+		if err != nil {
+			t.Errorf("%s: %v", label, err)
+			continue
+		}
+		a, b := f(), f()
+		if _, ok := a.(*diffusion.Controller); !ok {
+			t.Errorf("%s makes a %T, want *diffusion.Controller", label, a)
+		}
+		if a == b {
+			t.Errorf("%s returns the same controller twice", label)
+		}
+	}
+	if diffusion.FootBotLabel != "footbot_diffusion_controller" || diffusion.EPuckLabel != "epuck_diffusion_controller" {
+		t.Errorf("labels %q, %q", diffusion.FootBotLabel, diffusion.EPuckLabel)
+	}
+	found := 0
+	for _, e := range ci.Controllers.Entries() {
+		if e.Name != diffusion.FootBotLabel && e.Name != diffusion.EPuckLabel {
+			continue
+		}
+		found++
+		for _, f := range []string{"alpha", "delta", "velocity", "differential_steering", "footbot_proximity", "epuck_proximity"} {
+			if !strings.Contains(e.Description, f) {
+				t.Errorf("%s description does not mention %s: %q", e.Name, f, e.Description)
+			}
+		}
+	}
+	if found != 2 {
+		t.Errorf("%d diffusion entries, want 2", found)
+	}
+}
+
+func TestConformance(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tag  string
+		prox *citest.Proximity
+	}{
+		{"foot-bot", ci.TagFootBotProximity, citest.NewFootBotProximity()},
+		{"e-puck", ci.TagEPuckProximity, citest.NewEPuckProximity()},
+		{"empty ring", ci.TagProximity, citest.NewProximity()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := range tc.prox.Len() {
+				tc.prox.Set(i, float64(i%3)/2)
+			}
+			w := &citest.Wheels{}
+			r := citest.NewRobot("r0", 3).
+				AddActuator(ci.TagDifferentialSteering, w).
+				AddSensor(tc.tag, tc.prox)
+			citest.TestController(t, func() ci.Controller { return diffusion.New() }, r, ci.NewParams("velocity", "4"), 10)
+			if w.Calls != 20 {
+				t.Errorf("wheels set %d times over 20 steps", w.Calls)
+			}
+		})
+	}
+}
+
+func TestControlStepDoesNotAllocate(t *testing.T) {
+	p := citest.NewFootBotProximity()
+	c, _ := setup(t, ci.TagFootBotProximity, p, ci.Params{})
+	p.SetAll(0.1, 0.5, 0.9)
+	if n := testing.AllocsPerRun(100, c.ControlStep); n != 0 {
+		t.Errorf("ControlStep allocates %v times per call", n)
+	}
+}
+
+func BenchmarkControlStep(b *testing.B) {
+	p := citest.NewFootBotProximity()
+	c, _ := setup(b, ci.TagFootBotProximity, p, ci.Params{})
+	for i := range p.Len() {
+		p.Set(i, float64(i%4)/4)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		c.ControlStep()
+	}
+}
