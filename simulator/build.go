@@ -1,0 +1,368 @@
+package simulator
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	mrand "math/rand/v2"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/simulator/devices"
+	"github.com/argosgo/argos/simulator/entity"
+	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/space"
+	"github.com/sirupsen/logrus"
+)
+
+// Options change how an experiment runs without editing its file.
+type Options struct {
+	// Logger receives the simulator's log; nil logs nothing.
+	Logger logrus.FieldLogger
+	// Seed, when set, replaces <experiment random_seed>.
+	Seed *uint64
+	// Threads, when set, replaces <system threads>.
+	Threads *int
+	// Headless skips interactive visualizations (argos -z).
+	Headless bool
+}
+
+// New builds a simulator for the experiment. On error nothing is left
+// running.
+func New(exp *config.Experiment, opt Options) (sim *Simulator, err error) {
+	log := opt.Logger
+	if log == nil {
+		l := logrus.New()
+		l.SetOutput(discard{})
+		log = l
+	}
+	s := &Simulator{exp: exp, log: log}
+	defer func() {
+		if err != nil {
+			s.Close()
+			sim = nil
+		}
+	}()
+	fw := exp.Framework
+	s.threads = fw.Threads
+	if opt.Threads != nil {
+		s.threads = *opt.Threads
+	}
+	if s.threads < 0 {
+		return nil, fmt.Errorf("simulator: threads=%d: use 0 (no extra goroutines) or a positive number", s.threads)
+	}
+	s.seed = fw.RandomSeed
+	if opt.Seed != nil {
+		s.seed = *opt.Seed
+	}
+	if s.seed == 0 {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		s.seed = binary.LittleEndian.Uint64(b[:])>>1 | 1
+		log.Infof("random_seed is 0: using seed %d (pass --seed %d to repeat this run)", s.seed, s.seed)
+	}
+	s.tickLen = 1 / float64(fw.TicksPerSecond)
+	s.maxTicks = fw.Ticks()
+	s.pool = newPool(s.threads)
+	s.sp = space.New(exp.ArenaCenter, exp.ArenaSize)
+	for _, w := range exp.Warnings {
+		log.Warn(w)
+	}
+
+	for i, n := range exp.PhysicsEngines {
+		f, err := physics.Engines.Lookup(n.Name)
+		if err != nil {
+			return nil, n.Errorf("simulator: <physics_engines>: %v", err)
+		}
+		e, err := f(n, physics.Env{Space: s.sp, Index: i, TickLength: s.tickLen})
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range s.engines {
+			if o.ID() == e.ID() {
+				return nil, n.Errorf("simulator: two physics engines have id %q; give each a unique id", e.ID())
+			}
+		}
+		s.engines = append(s.engines, e)
+	}
+	for _, n := range exp.Media {
+		return nil, n.Errorf("simulator: medium <%s> is not available in this version; remove it from <media>", n.Name)
+	}
+	if err := s.buildArena(); err != nil {
+		return nil, err
+	}
+	if err := s.assignEngines(); err != nil {
+		return nil, err
+	}
+	s.sp.Reindex()
+	if err := s.buildControllers(); err != nil {
+		return nil, err
+	}
+	if lf := exp.LoopFunctions; lf != nil {
+		f, err := LoopFunctionsTypes.Lookup(lf.Label)
+		if err != nil {
+			return nil, lf.Node.Errorf("simulator: <loop_functions>: %v", err)
+		}
+		s.loop = f()
+		if err := s.loop.Init(s, lf.Node); err != nil {
+			s.loop = nil
+			return nil, fmt.Errorf("simulator: loop functions %q (%s): %w", lf.Label, lf.Node.Where(), err)
+		}
+	}
+	for _, n := range exp.Visualizations {
+		vt, err := Visualizations.Lookup(n.Name)
+		if err != nil {
+			if opt.Headless {
+				log.Warnf("%s: visualization <%s> is not available; ignored because the run is headless", n.Where(), n.Name)
+				continue
+			}
+			return nil, n.Errorf("simulator: <visualization>: %v; run headless (argos -z) to skip it", err)
+		}
+		if vt.Interactive && opt.Headless {
+			continue
+		}
+		v, err := vt.New(n, s)
+		if err != nil {
+			return nil, err
+		}
+		s.vis = append(s.vis, v)
+	}
+	// Robots sense their starting surroundings and choose their first
+	// action, which the first tick applies.
+	if err := s.senseControl(); err != nil {
+		return nil, err
+	}
+	if err := s.draw(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// streamSeed derives an independent stream from the experiment seed and a
+// name (a robot id, "distribute").
+func streamSeed(name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return h.Sum64()
+}
+
+func (s *Simulator) newRand(name string) *mrand.Rand {
+	return mrand.New(mrand.NewPCG(s.seed, streamSeed(name)))
+}
+
+func (s *Simulator) buildArena() error {
+	rng := s.newRand("distribute")
+	place := space.NewPlacement(s.sp)
+	ids := map[string]*config.Node{}
+	add := func(spec *entity.Spec, at *config.Node) error {
+		if prev, dup := ids[spec.ID]; dup {
+			return at.Errorf("simulator: entity id %q is used twice (also at %s); ids must be unique", spec.ID, prev.Where())
+		}
+		ids[spec.ID] = at
+		return s.addEntity(spec, place)
+	}
+	for _, n := range s.exp.Arena.Children {
+		if n.Name == "distribute" {
+			if err := s.distribute(n, rng, place, add); err != nil {
+				return err
+			}
+			continue
+		}
+		parse, err := entity.Types.Lookup(n.Name)
+		if err != nil {
+			return n.Errorf("simulator: <arena>: %v", err)
+		}
+		spec, err := parse(n)
+		if err != nil {
+			return err
+		}
+		if !spec.Posed {
+			return n.Errorf("simulator: %s %q has no pose; add <body position=\"x,y,z\" orientation=\"0,0,0\"/>", spec.Tag, spec.ID)
+		}
+		if spec.Embodied && spec.Body.Movable {
+			if !place.Fits(&spec.Body) {
+				return n.Errorf("simulator: %s %q at (%g, %g) overlaps another object or lies outside the arena; move it", spec.Tag, spec.ID, spec.Body.Pos.X, spec.Body.Pos.Y)
+			}
+			if s.engineFor(&spec.Body) < 0 {
+				return n.Errorf("simulator: %s %q at (%g, %g, %g) lies in no physics engine; add an engine to <physics_engines> or move it inside an engine's <boundaries>",
+					spec.Tag, spec.ID, spec.Body.Pos.X, spec.Body.Pos.Y, spec.Body.Z)
+			}
+		}
+		if err := add(spec, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Simulator) distribute(n *config.Node, rng *mrand.Rand, place *space.Placement, add func(*entity.Spec, *config.Node) error) error {
+	d, err := config.ParseDistribute(n)
+	if err != nil {
+		return err
+	}
+	parse, err := entity.Types.Lookup(d.Template.Name)
+	if err != nil {
+		return d.Template.Errorf("simulator: <distribute>: %v", err)
+	}
+	tmpl, err := parse(d.Template)
+	if err != nil {
+		return err
+	}
+	for k := 0; k < d.Quantity; k++ {
+		spec := tmpl.Clone()
+		spec.SetID(d.ID(k))
+		placed := false
+		for trial := 0; trial < d.MaxTrials && !placed; trial++ {
+			pos, o, err := d.Sample(rng, trial > 0)
+			if err != nil {
+				return err
+			}
+			if err := spec.SetPose(d.Template, pos, o); err != nil {
+				return err
+			}
+			if !spec.Embodied {
+				placed = true
+				break
+			}
+			placed = place.Fits(&spec.Body) && (!spec.Body.Movable || s.engineFor(&spec.Body) >= 0)
+		}
+		if !placed {
+			return n.Errorf("simulator: <distribute> could not place %s %q (%d of %d) in %d trials: the area is too crowded or outside every physics engine; "+
+				"lower quantity, widen the <position> range, or raise max_trials", spec.Tag, spec.ID, k+1, d.Quantity, d.MaxTrials)
+		}
+		if err := add(spec, d.Template); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addEntity puts a parsed entity in the arena.
+func (s *Simulator) addEntity(spec *entity.Spec, place *space.Placement) error {
+	if spec.Light != nil {
+		s.lights = append(s.lights, spec.Light)
+		return nil
+	}
+	h := s.sp.Add(spec.Body)
+	place.Insert(h)
+	if spec.Robot == nil {
+		return nil
+	}
+	r := &robot{
+		Robot: &entity.Robot{
+			ID: spec.ID, Model: spec.Robot, Index: len(s.robots), Body: h, Space: s.sp,
+			Rand: s.newRand(spec.ID), TickLength: s.tickLen,
+		},
+		ctrlID: spec.ControllerID,
+		node:   spec.Node,
+	}
+	s.robots = append(s.robots, r)
+	return nil
+}
+
+// engineFor returns the first engine whose region holds the body's
+// position, or -1.
+func (s *Simulator) engineFor(b *space.Body) int {
+	p := ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z}
+	for i, e := range s.engines {
+		if physics.Contains(e, p) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *Simulator) assignEngines() error {
+	for i := range s.sp.Bodies {
+		b := &s.sp.Bodies[i]
+		if !b.Movable {
+			lo, hi := b.Pos.Sub(ci.Vector2{X: b.Radius, Y: b.Radius}), b.Pos.Add(ci.Vector2{X: b.Radius, Y: b.Radius})
+			for _, e := range s.engines {
+				if r := e.Region(); r != nil {
+					rlo, rhi := r.Bounds()
+					if hi.X < rlo.X || lo.X > rhi.X || hi.Y < rlo.Y || lo.Y > rhi.Y {
+						continue
+					}
+				}
+				if err := e.AddStatic(i); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		k := s.engineFor(b)
+		if k < 0 {
+			return fmt.Errorf("simulator: %s %q lies in no physics engine; add an engine or widen its <boundaries>", b.Type, b.ID)
+		}
+		if err := s.engines[k].Add(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Simulator) buildControllers() error {
+	byID := map[string]*config.Controller{}
+	for _, c := range s.exp.Controllers {
+		byID[c.ID] = c
+	}
+	for _, r := range s.robots {
+		c, ok := byID[r.ctrlID]
+		if !ok {
+			return r.node.Errorf("simulator: %s %q uses controller %q, which <controllers> does not define; use one of the ids there",
+				r.Model.Type, r.ID, r.ctrlID)
+		}
+		factory, err := ci.Controllers.Lookup(c.Label)
+		if err != nil {
+			return c.Node.Errorf("simulator: %v", err)
+		}
+		r.sensors, r.actuators = map[string]any{}, map[string]any{}
+		for _, d := range c.Actuators {
+			dev, err := buildDevice(devices.Actuators, r.Robot, d)
+			if err != nil {
+				return err
+			}
+			act, ok := dev.(devices.Actuator)
+			if !ok {
+				return d.Node.Errorf("simulator: actuator <%s> does not act", d.Tag)
+			}
+			r.actuators[d.Tag] = dev
+			r.acts = append(r.acts, act)
+		}
+		for _, d := range c.Sensors {
+			dev, err := buildDevice(devices.Sensors, r.Robot, d)
+			if err != nil {
+				return err
+			}
+			sen, ok := dev.(devices.Sensor)
+			if !ok {
+				return d.Node.Errorf("simulator: sensor <%s> does not sense", d.Tag)
+			}
+			r.sensors[d.Tag] = dev
+			r.sens = append(r.sens, sen)
+		}
+		r.label = c.Label
+		r.ctrl = factory()
+		r.params = c.Params
+		if err := r.ctrl.Init(handle{r}, c.Params); err != nil {
+			return fmt.Errorf("%s: simulator: controller %q of %s %q: %w", c.Node.Where(), c.ID, r.Model.Type, r.ID, err)
+		}
+	}
+	return nil
+}
+
+func buildDevice(reg *ci.Registry[devices.Factory], r *entity.Robot, d config.Device) (any, error) {
+	f, err := reg.Lookup(devices.Key(d.Tag, d.Implementation))
+	if err != nil {
+		return nil, d.Node.Errorf("simulator: %v", err)
+	}
+	return f(r, d.Node)
+}
+
+var errStopped = errors.New("simulator: closed")

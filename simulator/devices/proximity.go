@@ -1,0 +1,73 @@
+package devices
+
+import (
+	"math"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/simulator/entity"
+)
+
+// proximity is an infrared proximity ring: one ray per sensor cast
+// through the space's index; the distance to the first body hit goes
+// through the model's response curve.
+type proximity struct {
+	r        *entity.Robot
+	ring     *entity.ProximityRing
+	noise    float64
+	ShowRays bool
+	readings []ci.ProximityReading
+}
+
+// proximityFactory builds the sensor for robots of model m (nil: any).
+func proximityFactory(m *entity.RobotModel) Factory {
+	return func(r *entity.Robot, n *config.Node) (any, error) {
+		if err := n.CheckAttrs("implementation", "noise_level", "show_rays", "calibrated"); err != nil {
+			return nil, err
+		}
+		if m != nil && r.Model != m {
+			return nil, n.Errorf("devices: <%s> is a sensor of the %s, but robot %q is a %s; use <%s> or the generic <proximity>",
+				n.Name, m.Type, r.ID, r.Model.Type, r.Model.Proximity.Tag)
+		}
+		p := &proximity{r: r, ring: &r.Model.Proximity}
+		var err error
+		if p.noise, err = n.FloatOr("noise_level", 0); err != nil {
+			return nil, err
+		}
+		if p.noise < 0 {
+			return nil, n.Errorf("devices: noise_level=%g must not be negative", p.noise)
+		}
+		if p.ShowRays, err = n.BoolOr("show_rays", false); err != nil {
+			return nil, err
+		}
+		p.readings = make([]ci.ProximityReading, len(p.ring.Angles))
+		for i, a := range p.ring.Angles {
+			p.readings[i].Angle = a
+		}
+		return p, nil
+	}
+}
+
+var _ ci.Proximity = (*proximity)(nil)
+
+func (p *proximity) Readings() []ci.ProximityReading { return p.readings }
+
+func (p *proximity) Update() {
+	b := p.r.B()
+	sp := p.r.Space
+	z := b.Z + p.ring.Height
+	inner, outer := b.Radius, b.Radius+p.ring.Range
+	for i, a := range p.ring.Angles {
+		s, c := math.Sincos(b.Yaw + a)
+		from := ci.Vector2{X: b.Pos.X + c*inner, Y: b.Pos.Y + s*inner}
+		to := ci.Vector2{X: b.Pos.X + c*outer, Y: b.Pos.Y + s*outer}
+		v := 0.0
+		if t, hit := sp.CastRay(from, to, z, p.r.Body); hit >= 0 {
+			v = p.ring.Response(t * p.ring.Range)
+		}
+		if p.noise > 0 {
+			v = math.Max(0, math.Min(1, v+p.noise*(2*p.r.Rand.Float64()-1)))
+		}
+		p.readings[i].Value = v
+	}
+}

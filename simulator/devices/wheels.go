@@ -1,0 +1,86 @@
+package devices
+
+import (
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/simulator/entity"
+)
+
+// wheels is the differential_steering actuator.
+type wheels struct {
+	r           *entity.Robot
+	left, right float64 // cm/s, as set by the controller
+	noise       float64 // cm/s
+	factorAvg   float64
+	factorStd   float64
+}
+
+func newWheels(r *entity.Robot, n *config.Node) (any, error) {
+	if err := n.CheckAttrs("implementation", "noise_std_dev", "noise_factor_avg", "noise_factor_stddev"); err != nil {
+		return nil, err
+	}
+	w := &wheels{r: r}
+	var err error
+	if w.noise, err = n.FloatOr("noise_std_dev", 0); err != nil {
+		return nil, err
+	}
+	if w.factorAvg, err = n.FloatOr("noise_factor_avg", 1); err != nil {
+		return nil, err
+	}
+	if w.factorStd, err = n.FloatOr("noise_factor_stddev", 0); err != nil {
+		return nil, err
+	}
+	if w.noise < 0 || w.factorStd < 0 {
+		return nil, n.Errorf("devices: differential_steering: noise_std_dev and noise_factor_stddev must not be negative")
+	}
+	return w, nil
+}
+
+var _ ci.DifferentialSteeringActuator = (*wheels)(nil)
+
+func (w *wheels) SetLinearVelocity(left, right float64) { w.left, w.right = left, right }
+
+func (w *wheels) Apply() {
+	l, r := w.noisy(w.left), w.noisy(w.right)
+	w.r.SetWheels(l/100, r/100)
+}
+
+func (w *wheels) noisy(v float64) float64 {
+	if v == 0 {
+		return 0 // a stopped robot stays stopped
+	}
+	if w.factorStd > 0 || w.factorAvg != 1 {
+		v *= w.factorAvg + w.factorStd*w.r.Rand.NormFloat64()
+	}
+	if w.noise > 0 {
+		v += w.noise * w.r.Rand.NormFloat64()
+	}
+	return v
+}
+
+// encoders is the differential_steering sensor: it reads the wheel
+// speeds the actuator applied, as ARGoS's sensor does.
+type encoders struct {
+	r       *entity.Robot
+	reading ci.DifferentialSteeringReading
+}
+
+func newEncoders(r *entity.Robot, n *config.Node) (any, error) {
+	if err := n.CheckAttrs("implementation"); err != nil {
+		return nil, err
+	}
+	return &encoders{r: r}, nil
+}
+
+var _ ci.DifferentialSteeringSensor = (*encoders)(nil)
+
+func (e *encoders) Update() {
+	l, r := e.r.Wheels[0]*100, e.r.Wheels[1]*100
+	e.reading = ci.DifferentialSteeringReading{
+		VelocityLeft: l, VelocityRight: r,
+		CoveredDistanceLeft: l * e.r.TickLength, CoveredDistanceRight: r * e.r.TickLength,
+		WheelAxisLength: e.r.Model.Axle * 100,
+	}
+}
+
+func (e *encoders) Reading() ci.DifferentialSteeringReading { return e.reading }

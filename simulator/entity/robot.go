@@ -1,0 +1,41 @@
+package entity
+
+import (
+	"math/rand/v2"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+// Robot is a simulated robot: its body in the space and the state its
+// actuators write and its sensors and the media read.
+type Robot struct {
+	ID    string
+	Model *RobotModel
+	// Index is the robot's position in the simulator's robot list.
+	Index int
+	// Body is the handle of the robot's body in Space.
+	Body  int
+	Space *space.Space
+	// Rand is the robot's own random stream (devices and controller).
+	Rand *rand.Rand
+	// Wheels are the wheel speeds in m/s (left, right) the differential
+	// steering actuator applied last.
+	Wheels [2]float64
+	// LEDs are the current LED colours.
+	LEDs []ci.Color
+	// TickLength is the duration of a tick in seconds.
+	TickLength float64
+}
+
+// B returns the robot's body.
+func (r *Robot) B() *space.Body { return &r.Space.Bodies[r.Body] }
+
+// SetWheels sets the wheel speeds (m/s) and the velocity the physics drags
+// the body toward: v = (l+r)/2 along the heading, w = (r-l)/axle.
+func (r *Robot) SetWheels(left, right float64) {
+	r.Wheels = [2]float64{left, right}
+	b := r.B()
+	b.TargetV = (left + right) / 2
+	b.TargetW = (right - left) / r.Model.Axle
+}

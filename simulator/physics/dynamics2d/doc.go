@@ -1,0 +1,35 @@
+// Package dynamics2d is the 2D dynamics physics engine of ARGoS, on
+// github.com/jakecoffman/cp (a Go port of Chipmunk, the library ARGoS's
+// dynamics2d uses).
+//
+// The model is ARGoS's: a wheeled robot is a rigid disc dragged toward the
+// velocity its wheels ask for (forward speed along its heading, angular
+// speed (v_r - v_l)/axle) by a constraint whose impulse is bounded by a
+// maximum force and torque, exactly what ARGoS builds with a pivot joint
+// and a gear joint (max bias 0) to a control body; movable boxes and
+// cylinders are dragged toward rest by the same constraint, which models
+// their friction on the floor; walls and fixed objects are static shapes.
+// Each tick runs `iterations` (default 10) space steps of tick/iterations,
+// with `iterations` solver iterations each, as ARGoS does.
+//
+// # Free bodies
+//
+// Most robots of a swarm touch nothing most of the time, and a body that
+// touches nothing is moved by its drive constraint alone. The engine keeps
+// such bodies out of the cp space and integrates them with the very same
+// impulse arithmetic cp would apply (warm-started, clamped, same sub-step
+// order), in parallel chunks; only the bodies that may touch something
+// during the coming tick (another body or a wall within the distance both
+// can travel in one tick) are stepped by cp. A body moves between the two
+// sets on the coordinating goroutine of the engine, in a fixed order, so
+// results do not depend on the number of threads.
+//
+// # Attributes
+//
+//	<dynamics2d id="dyn2d" iterations="10" spatial_index="bbtree">
+//	  <boundaries> ... </boundaries>   (optional region, see physics.Prism)
+//	</dynamics2d>
+//
+// spatial_index is "bbtree" (cp's default) or "hash"; with "hash",
+// active_cell_size (metres) and active_cells size the hash.
+package dynamics2d

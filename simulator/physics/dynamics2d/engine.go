@@ -1,0 +1,413 @@
+package dynamics2d
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/space"
+	"github.com/jakecoffman/cp/v2"
+)
+
+func init() {
+	physics.Engines.MustRegister("dynamics2d",
+		"2D dynamics on cp (Chipmunk): wheeled robots dragged toward their wheel velocities with bounded force and torque, "+
+			"pushable boxes and cylinders with floor friction, walls. Attributes: id (required), iterations (default 10), "+
+			"spatial_index (bbtree|hash, with active_cell_size and active_cells), <boundaries> (optional region).",
+		New)
+}
+
+// Contact properties of the shapes (ARGoS's values for robots; static
+// shapes grip a little less so robots slide along walls).
+const (
+	mobileFriction = 0.7
+	staticFriction = 0.7
+	// collisionSlop is the overlap cp tolerates without pushing bodies
+	// apart, in metres. cp's default (0.1) assumes pixels.
+	collisionSlop = 0.0005
+)
+
+// Engine is a dynamics2d engine. Build it with New.
+type Engine struct {
+	id         string
+	index      int
+	region     *physics.Prism
+	sp         *space.Space
+	iterations int
+	tick       float64
+
+	cps  *cp.Space
+	objs []*object
+	slot map[int]int // body handle -> position in objs
+
+	bodies   []int
+	statics  []int
+	stepped  bool // the cp space has stepped once (cp warm-starts from then on)
+	chunk    int
+	cpList   []*object
+	freeList []*object
+
+	// forceCP hands every body to cp, never to the free integrator. Tests
+	// set it (export_test.go) to compare both paths.
+	forceCP bool
+}
+
+type object struct {
+	body  int
+	cpb   *cp.Body
+	shape *cp.Shape
+	con   *cp.Constraint
+	drive drive
+
+	// pose and velocity; authoritative while the body is free
+	p cp.Vector
+	a float64
+	v cp.Vector
+	w float64
+
+	inCP   bool
+	wantCP bool
+	spin   float64 // extra reach of a box's corners when it turns
+
+	startP cp.Vector
+	startA float64
+}
+
+// New builds an engine from its <dynamics2d> element.
+func New(n *config.Node, env physics.Env) (physics.Engine, error) {
+	if err := n.CheckAttrs("id", "iterations", "spatial_index", "static_cell_size", "active_cell_size",
+		"static_cells", "active_cells", "elevation"); err != nil {
+		return nil, err
+	}
+	id, err := n.String("id")
+	if err != nil {
+		return nil, err
+	}
+	it, err := n.IntOr("iterations", 10)
+	if err != nil {
+		return nil, err
+	}
+	if it < 1 {
+		return nil, n.Errorf("dynamics2d: iterations=%d: write a positive number of sub-steps per tick (ARGoS uses 10)", it)
+	}
+	e := &Engine{
+		id: id, index: env.Index, sp: env.Space, iterations: it, tick: env.TickLength,
+		slot: map[int]int{}, chunk: 256,
+	}
+	e.cps = cp.NewSpace()
+	e.cps.Iterations = uint(it)
+	e.cps.SetCollisionSlop(collisionSlop)
+	switch idx := n.StringOr("spatial_index", "bbtree"); idx {
+	case "bbtree":
+	case "hash":
+		cell, err := n.FloatOr("active_cell_size", 2*0.085036758)
+		if err != nil {
+			return nil, err
+		}
+		cells, err := n.IntOr("active_cells", 1000)
+		if err != nil {
+			return nil, err
+		}
+		if cell <= 0 || cells <= 0 {
+			return nil, n.Errorf("dynamics2d: active_cell_size and active_cells must be positive")
+		}
+		e.cps.UseSpatialHash(cell, cells)
+	default:
+		return nil, n.Errorf("dynamics2d: spatial_index=%q: use \"bbtree\" or \"hash\"", idx)
+	}
+	if b := n.FirstChild("boundaries"); b != nil {
+		if e.region, err = physics.ParseBoundaries(b); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range n.Children {
+		if c.Name != "boundaries" {
+			return nil, c.Errorf("dynamics2d: unknown element <%s> in <dynamics2d>; only <boundaries> is allowed", c.Name)
+		}
+	}
+	return e, nil
+}
+
+// ID implements physics.Engine.
+func (e *Engine) ID() string { return e.id }
+
+// Region implements physics.Engine.
+func (e *Engine) Region() *physics.Prism { return e.region }
+
+// Bodies implements physics.Engine.
+func (e *Engine) Bodies() []int { return e.bodies }
+
+// AddStatic implements physics.Engine.
+func (e *Engine) AddStatic(i int) error {
+	b := &e.sp.Bodies[i]
+	ground := e.cps.StaticBody
+	var sh *cp.Shape
+	switch b.Shape {
+	case space.Disc:
+		sh = cp.NewCircle(ground, b.Radius, cp.Vector{X: b.Pos.X, Y: b.Pos.Y})
+	case space.Box:
+		verts := boxVerts(b.Half)
+		sh = cp.NewPolyShape(ground, 4, verts[:], cp.NewTransformRigid(cp.Vector{X: b.Pos.X, Y: b.Pos.Y}, b.Yaw), 0)
+	default:
+		return fmt.Errorf("dynamics2d: body %q has an unknown shape", b.ID)
+	}
+	sh.SetElasticity(0)
+	sh.SetFriction(staticFriction)
+	e.cps.AddShape(sh)
+	e.statics = append(e.statics, i)
+	return nil
+}
+
+func boxVerts(h ci.Vector2) [4]cp.Vector {
+	return [4]cp.Vector{{X: -h.X, Y: -h.Y}, {X: h.X, Y: -h.Y}, {X: h.X, Y: h.Y}, {X: -h.X, Y: h.Y}}
+}
+
+// Add implements physics.Engine. It creates the cp body, shape and drive
+// constraint; call it on the coordinating goroutine only (cp numbers its
+// bodies with a package-level counter).
+func (e *Engine) Add(i int) error {
+	if _, dup := e.slot[i]; dup {
+		return fmt.Errorf("dynamics2d: engine %q already owns body %q", e.id, e.sp.Bodies[i].ID)
+	}
+	b := &e.sp.Bodies[i]
+	if !b.Movable {
+		return fmt.Errorf("dynamics2d: body %q is static; add it with AddStatic", b.ID)
+	}
+	if b.Mass <= 0 {
+		return fmt.Errorf("dynamics2d: body %q has mass %g; give it a positive mass", b.ID, b.Mass)
+	}
+	o := &object{body: i}
+	var moment float64
+	switch b.Shape {
+	case space.Disc:
+		moment = cp.MomentForCircle(b.Mass, 0, b.Radius, cp.Vector{})
+	case space.Box:
+		moment = cp.MomentForBox(b.Mass, 2*b.Half.X, 2*b.Half.Y)
+		o.spin = b.Radius - math.Min(b.Half.X, b.Half.Y)
+	}
+	o.cpb = cp.NewBody(b.Mass, moment)
+	switch b.Shape {
+	case space.Disc:
+		o.shape = cp.NewCircle(o.cpb, b.Radius, cp.Vector{})
+	case space.Box:
+		verts := boxVerts(b.Half)
+		o.shape = cp.NewPolyShape(o.cpb, 4, verts[:], cp.NewTransformIdentity(), 0)
+	}
+	o.shape.SetElasticity(0)
+	o.shape.SetFriction(mobileFriction)
+	o.drive = drive{
+		body: o.cpb, maxF: b.MaxForce, maxT: b.MaxTorque,
+		mass: b.Mass, inert: moment, mInv: 1 / b.Mass, iInv: 1 / moment,
+	}
+	// The constraint's other body is cp's static body, which also holds the
+	// walls: it must keep collideBodies (cp's default), or cp would drop
+	// every contact between this body and the static shapes.
+	o.con = cp.NewConstraint(&o.drive, o.cpb, e.cps.StaticBody)
+	o.p = cp.Vector{X: b.Pos.X, Y: b.Pos.Y}
+	o.a = b.Yaw
+	o.v = cp.Vector{X: b.Vel.X, Y: b.Vel.Y}
+	o.w = b.AngVel
+	o.startP, o.startA = o.p, o.a
+	b.Engine = e.index
+	e.slot[i] = len(e.objs)
+	e.objs = append(e.objs, o)
+	e.bodies = append(e.bodies, i)
+	return nil
+}
+
+// Remove implements physics.Engine.
+func (e *Engine) Remove(i int) {
+	k, ok := e.slot[i]
+	if !ok {
+		return
+	}
+	o := e.objs[k]
+	if o.inCP {
+		e.leaveCP(o)
+	}
+	last := len(e.objs) - 1
+	copy(e.objs[k:], e.objs[k+1:])
+	e.objs = e.objs[:last]
+	copy(e.bodies[k:], e.bodies[k+1:])
+	e.bodies = e.bodies[:last]
+	delete(e.slot, i)
+	for j := k; j < len(e.objs); j++ {
+		e.slot[e.objs[j].body] = j
+	}
+}
+
+func (e *Engine) enterCP(o *object) {
+	// A contact may have left a bias velocity (penetration recovery) on
+	// the cp body when it last stepped; cp would apply it at the next
+	// position update, moving the body from its free pose. A position
+	// update of zero length clears it.
+	cp.BodyUpdatePosition(o.cpb, 0)
+	o.cpb.SetPosition(o.p)
+	o.cpb.SetAngle(o.a)
+	o.cpb.SetVelocityVector(o.v)
+	o.cpb.SetAngularVelocity(o.w)
+	e.cps.AddBody(o.cpb)
+	e.cps.AddShape(o.shape)
+	e.cps.AddConstraint(o.con)
+	o.inCP = true
+}
+
+func (e *Engine) leaveCP(o *object) {
+	o.p, o.a = o.cpb.Position(), o.cpb.Angle()
+	o.v, o.w = o.cpb.Velocity(), o.cpb.AngularVelocity()
+	e.cps.RemoveConstraint(o.con)
+	e.cps.RemoveShape(o.shape)
+	e.cps.RemoveBody(o.cpb)
+	o.inCP = false
+}
+
+// Step implements physics.Engine.
+func (e *Engine) Step(dt float64, run physics.Runner) {
+	n := len(e.objs)
+	// 1. Which bodies may touch something during this tick? A body can
+	// travel at most max(|v|, |target|)*dt (the drive never speeds it up
+	// beyond the larger of the two); two bodies can only meet if their gap
+	// is below the sum of their reaches.
+	maxReach := 0.0
+	for _, o := range e.objs {
+		maxReach = math.Max(maxReach, e.reach(o, dt))
+	}
+	chunks := (n + e.chunk - 1) / e.chunk
+	run.Run(chunks, func(c int) {
+		lo, hi := c*e.chunk, min((c+1)*e.chunk, n)
+		for _, o := range e.objs[lo:hi] {
+			o.wantCP = e.forceCP || e.sp.Crowded(o.body, e.reach(o, dt)+maxReach)
+		}
+	})
+	// 2. Move bodies in and out of the cp space, in a fixed order.
+	e.cpList, e.freeList = e.cpList[:0], e.freeList[:0]
+	for _, o := range e.objs {
+		switch {
+		case o.wantCP && !o.inCP:
+			e.enterCP(o)
+		case !o.wantCP && o.inCP:
+			e.leaveCP(o)
+		}
+		if o.inCP {
+			e.cpList = append(e.cpList, o)
+		} else {
+			e.freeList = append(e.freeList, o)
+		}
+	}
+	// 3. Step cp and the free bodies at the same time.
+	sub := dt / float64(e.iterations)
+	coef := 1.0
+	if !e.stepped {
+		coef = 0 // cp does not warm-start its very first step
+	}
+	e.stepped = true
+	nFree := len(e.freeList)
+	freeChunks := (nFree + e.chunk - 1) / e.chunk
+	run.Run(1+freeChunks, func(c int) {
+		if c == 0 {
+			e.stepCP(sub)
+			return
+		}
+		lo, hi := (c-1)*e.chunk, min(c*e.chunk, nFree)
+		for _, o := range e.freeList[lo:hi] {
+			e.stepFree(o, sub, coef)
+		}
+	})
+}
+
+func (e *Engine) reach(o *object, dt float64) float64 {
+	b := &e.sp.Bodies[o.body]
+	speed := math.Max(o.v.Length(), math.Abs(b.TargetV))
+	return speed*dt*1.5 + 0.002 + o.spin
+}
+
+func (e *Engine) stepCP(sub float64) {
+	for s := 0; s < e.iterations; s++ {
+		for _, o := range e.cpList {
+			e.setTarget(o, o.cpb.Angle())
+		}
+		e.cps.Step(sub)
+	}
+	for _, o := range e.cpList {
+		o.p, o.a = o.cpb.Position(), o.cpb.Angle()
+		o.v, o.w = o.cpb.Velocity(), o.cpb.AngularVelocity()
+	}
+}
+
+// setTarget points the drive's target velocity along the body's current
+// heading, as ARGoS updates its control body before every space step.
+func (e *Engine) setTarget(o *object, angle float64) {
+	b := &e.sp.Bodies[o.body]
+	s, c := math.Sincos(angle)
+	o.drive.tv = cp.Vector{X: c * b.TargetV, Y: s * b.TargetV}
+	o.drive.tw = b.TargetW
+}
+
+// stepFree advances a body that touches nothing through the same sub-steps
+// cp would run: integrate the position with the current velocity, then
+// solve the drive constraint (warm start plus `iterations` iterations).
+func (e *Engine) stepFree(o *object, sub, coef float64) {
+	d := &o.drive
+	for s := 0; s < e.iterations; s++ {
+		e.setTarget(o, o.a)
+		o.p = o.p.Add(o.v.Mult(sub))
+		o.a += o.w * sub
+		d.preStep(sub)
+		v, w := d.cached(o.v, o.w, coef)
+		for k := 0; k < e.iterations; k++ {
+			v, w = d.impulse(v, w)
+		}
+		o.v, o.w = v, w
+		coef = 1
+	}
+}
+
+// Commit implements physics.Engine.
+func (e *Engine) Commit(run physics.Runner) {
+	n := len(e.objs)
+	chunks := (n + e.chunk - 1) / e.chunk
+	run.Run(chunks, func(c int) {
+		lo, hi := c*e.chunk, min((c+1)*e.chunk, n)
+		for _, o := range e.objs[lo:hi] {
+			b := &e.sp.Bodies[o.body]
+			b.Pos = ci.Vector2{X: o.p.X, Y: o.p.Y}
+			b.SetYaw(ci.NormalizeAngle(o.a))
+			b.Vel = ci.Vector2{X: o.v.X, Y: o.v.Y}
+			b.AngVel = o.w
+		}
+	})
+}
+
+// Reset implements physics.Engine.
+func (e *Engine) Reset() {
+	for _, o := range e.objs {
+		if o.inCP {
+			e.leaveCP(o)
+		}
+		o.p, o.a, o.v, o.w = o.startP, o.startA, cp.Vector{}, 0
+		o.drive.jAcc, o.drive.jAccW = cp.Vector{}, 0
+		b := &e.sp.Bodies[o.body]
+		b.Pos = ci.Vector2{X: o.p.X, Y: o.p.Y}
+		b.SetYaw(o.a)
+		b.Vel, b.AngVel = ci.Vector2{}, 0
+	}
+	e.stepped = false
+}
+
+// Close implements physics.Engine.
+func (e *Engine) Close() error {
+	for _, o := range e.objs {
+		if o.inCP {
+			e.leaveCP(o)
+		}
+	}
+	e.objs, e.bodies = nil, nil
+	clear(e.slot)
+	return nil
+}
+
+// InCP reports how many owned bodies the last Step handed to cp (the rest
+// were free). For tests and profiling.
+func (e *Engine) InCP() int { return len(e.cpList) }

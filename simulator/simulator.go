@@ -1,0 +1,328 @@
+package simulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/simulator/devices"
+	"github.com/argosgo/argos/simulator/entity"
+	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/space"
+	"github.com/sirupsen/logrus"
+)
+
+// Simulator runs one experiment. Build it with New; it is not safe for
+// concurrent use (it runs its own parallel phases inside Step).
+type Simulator struct {
+	exp      *config.Experiment
+	log      logrus.FieldLogger
+	seed     uint64
+	threads  int
+	tickLen  float64
+	maxTicks int
+	tick     int
+
+	sp      *space.Space
+	engines []physics.Engine
+	robots  []*robot
+	lights  []*entity.Light
+	loop    LoopFunctions
+	vis     []Visualization
+	pool    *pool
+	closed  bool
+	failed  error
+	chunk   int
+	migrate []int
+}
+
+// robot is a simulated robot with its controller and devices.
+type robot struct {
+	*entity.Robot
+	ctrlID    string
+	label     string
+	node      *config.Node
+	params    ci.Params
+	ctrl      ci.Controller
+	sensors   map[string]any
+	actuators map[string]any
+	sens      []devices.Sensor
+	acts      []devices.Actuator
+	panic     any
+}
+
+// handle is what a controller sees of its robot.
+type handle struct{ r *robot }
+
+func (h handle) ID() string       { return h.r.ID }
+func (h handle) Rand() *rand.Rand { return h.r.Rand }
+func (h handle) Sensor(tag string) (any, bool) {
+	d, ok := h.r.sensors[tag]
+	return d, ok
+}
+func (h handle) Actuator(tag string) (any, bool) {
+	d, ok := h.r.actuators[tag]
+	return d, ok
+}
+
+// Space returns the arena and its bodies.
+func (s *Simulator) Space() *space.Space { return s.sp }
+
+// Tick returns the number of ticks run since the start (or the last Reset).
+func (s *Simulator) Tick() int { return s.tick }
+
+// TickLength returns the duration of a tick in seconds.
+func (s *Simulator) TickLength() float64 { return s.tickLen }
+
+// MaxTicks returns the experiment length in ticks (0: no limit).
+func (s *Simulator) MaxTicks() int { return s.maxTicks }
+
+// Seed returns the seed the run uses.
+func (s *Simulator) Seed() uint64 { return s.seed }
+
+// Threads returns the number of goroutines the parallel phases use.
+func (s *Simulator) Threads() int { return s.threads }
+
+// Experiment returns the experiment the simulator was built from.
+func (s *Simulator) Experiment() *config.Experiment { return s.exp }
+
+// Logger returns the simulator's logger.
+func (s *Simulator) Logger() logrus.FieldLogger { return s.log }
+
+// Engines returns the physics engines in file order.
+func (s *Simulator) Engines() []physics.Engine { return s.engines }
+
+// Lights returns the lights of the arena.
+func (s *Simulator) Lights() []*entity.Light { return s.lights }
+
+// NumRobots returns the number of robots.
+func (s *Simulator) NumRobots() int { return len(s.robots) }
+
+// Robot returns robot i (0 <= i < NumRobots()), in arena order.
+func (s *Simulator) Robot(i int) *entity.Robot { return s.robots[i].Robot }
+
+// Controller returns the controller of robot i, for loop functions that
+// read their robots' state as ARGoS's do.
+func (s *Simulator) Controller(i int) ci.Controller { return s.robots[i].ctrl }
+
+// Step runs one tick.
+func (s *Simulator) Step() (err error) {
+	if s.closed {
+		return errStopped
+	}
+	if s.failed != nil {
+		return s.failed
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("simulator: internal error at tick %d: %v", s.tick+1, r)
+		}
+		if err != nil {
+			s.failed = err
+			s.stopRobots()
+		}
+	}()
+	s.tick++
+	// 1. act
+	s.forRobots(func(r *robot) {
+		for _, a := range r.acts {
+			a.Apply()
+		}
+	})
+	// 2. physics
+	s.pool.Run(len(s.engines), func(i int) { s.engines[i].Step(s.tickLen, s.pool) })
+	s.pool.Run(len(s.engines), func(i int) { s.engines[i].Commit(s.pool) })
+	if err := s.migrateBodies(); err != nil {
+		return err
+	}
+	s.sp.Reindex()
+	// 3. media: none yet.
+	// 4. loop functions
+	if s.loop != nil {
+		s.loop.PreStep()
+	}
+	// 5. sense and control
+	if err := s.senseControl(); err != nil {
+		return err
+	}
+	// 6. loop functions and visualizations
+	if s.loop != nil {
+		s.loop.PostStep()
+	}
+	return s.draw()
+}
+
+func (s *Simulator) forRobots(fn func(r *robot)) {
+	const chunk = 64
+	n := len(s.robots)
+	s.pool.Run((n+chunk-1)/chunk, func(c int) {
+		for _, r := range s.robots[c*chunk : min((c+1)*chunk, n)] {
+			fn(r)
+		}
+	})
+}
+
+func (s *Simulator) senseControl() error {
+	s.forRobots(func(r *robot) {
+		for _, sen := range r.sens {
+			sen.Update()
+		}
+		r.controlStep()
+	})
+	for _, r := range s.robots {
+		if r.panic != nil {
+			return fmt.Errorf("simulator: controller %q of %s %q panicked at tick %d: %v; all robots were stopped",
+				r.ctrlID, r.Model.Type, r.ID, s.tick, r.panic)
+		}
+	}
+	return nil
+}
+
+func (r *robot) controlStep() {
+	defer func() {
+		if p := recover(); p != nil {
+			r.panic = p
+		}
+	}()
+	r.ctrl.ControlStep()
+}
+
+// stopRobots sets every wheel to zero, so that nothing moves after a
+// failure.
+func (s *Simulator) stopRobots() {
+	for _, r := range s.robots {
+		r.SetWheels(0, 0)
+	}
+}
+
+// migrateBodies hands every body that left its engine's region to the
+// first engine that contains it, in body order.
+func (s *Simulator) migrateBodies() error {
+	for ei, e := range s.engines {
+		if e.Region() == nil {
+			continue
+		}
+		s.migrate = s.migrate[:0]
+		for _, i := range e.Bodies() {
+			b := &s.sp.Bodies[i]
+			if !e.Region().Contains(ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z}) {
+				s.migrate = append(s.migrate, i)
+			}
+		}
+		for _, i := range s.migrate {
+			b := &s.sp.Bodies[i]
+			to := s.engineFor(b)
+			if to < 0 {
+				return fmt.Errorf("simulator: %s %q left physics engine %q at (%.3f, %.3f) and no engine contains it; make the engines' <boundaries> cover the whole arena",
+					b.Type, b.ID, e.ID(), b.Pos.X, b.Pos.Y)
+			}
+			if to == ei {
+				continue
+			}
+			e.Remove(i)
+			if err := s.engines[to].Add(i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Simulator) draw() error {
+	var errs []error
+	for _, v := range s.vis {
+		if err := v.Draw(s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Finished reports whether the experiment is over: its length is reached
+// or the loop functions say so.
+func (s *Simulator) Finished() bool {
+	if s.maxTicks > 0 && s.tick >= s.maxTicks {
+		return true
+	}
+	return s.loop != nil && s.loop.IsExperimentFinished()
+}
+
+// Run steps until the experiment is finished, an error occurs or ctx is
+// cancelled, then calls the loop functions' PostExperiment. A cancelled
+// run returns ctx's error; results written by loop functions and
+// visualizations cover the ticks that ran.
+func (s *Simulator) Run(ctx context.Context) error {
+	var err error
+	for !s.Finished() {
+		if err = ctx.Err(); err != nil {
+			s.log.Warnf("run interrupted at tick %d", s.tick)
+			break
+		}
+		if err = s.Step(); err != nil {
+			break
+		}
+	}
+	s.stopRobots()
+	if s.loop != nil {
+		s.loop.PostExperiment()
+	}
+	return err
+}
+
+// Reset brings the experiment back to its start: poses, controllers,
+// random streams, loop functions, tick counter.
+func (s *Simulator) Reset() error {
+	if s.closed {
+		return errStopped
+	}
+	s.tick = 0
+	s.failed = nil
+	for _, e := range s.engines {
+		e.Reset()
+	}
+	s.sp.Reindex()
+	var errs []error
+	for _, r := range s.robots {
+		r.Rand = s.newRand(r.ID)
+		r.panic = nil
+		r.SetWheels(0, 0)
+		r.ctrl.Reset()
+	}
+	if s.loop != nil {
+		errs = append(errs, s.loop.Reset())
+	}
+	errs = append(errs, s.senseControl(), s.draw())
+	return errors.Join(errs...)
+}
+
+// Close destroys the controllers and loop functions, flushes and closes
+// the visualizations, and releases the engines and goroutines. It is safe
+// to call more than once.
+func (s *Simulator) Close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	var errs []error
+	for _, r := range s.robots {
+		if r.ctrl != nil {
+			errs = append(errs, r.ctrl.Destroy())
+		}
+	}
+	if s.loop != nil {
+		errs = append(errs, s.loop.Destroy())
+	}
+	for _, v := range s.vis {
+		errs = append(errs, v.Close())
+	}
+	for _, e := range s.engines {
+		errs = append(errs, e.Close())
+	}
+	if s.pool != nil {
+		s.pool.close()
+	}
+	return errors.Join(errs...)
+}

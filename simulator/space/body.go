@@ -1,0 +1,219 @@
+package space
+
+import (
+	"math"
+
+	"github.com/argosgo/argos/ci"
+)
+
+// Shape is the cross-section of a body's vertical prism.
+type Shape uint8
+
+const (
+	// Disc is a vertical cylinder of the body's Radius.
+	Disc Shape = iota
+	// Box is a rectangle of half sizes Half, rotated by the body's yaw.
+	Box
+)
+
+// Body is the embodiment of one entity. Poses are in metres and radians;
+// Pos is the centre of the footprint and Z the height of the bottom face.
+type Body struct {
+	ID     string
+	Type   string // entity tag: "foot-bot", "e-puck", "box", "cylinder", ...
+	Shape  Shape
+	Radius float64    // Disc: radius. Box: radius of the circumscribed circle.
+	Half   ci.Vector2 // Box: half sizes along its local X and Y
+	Height float64
+
+	Pos         ci.Vector2
+	Z           float64
+	Yaw         float64
+	Pitch, Roll float64 // only static bodies may be tilted (kept for output)
+	Cos, Sin    float64 // of Yaw; kept in sync by SetYaw
+
+	// Movable bodies are moved by a physics engine; the others never move.
+	Movable bool
+	Mass    float64
+
+	// Vel and AngVel are the body's velocity after the last physics step.
+	Vel    ci.Vector2
+	AngVel float64
+
+	// Drive: the velocity the body is dragged toward (forward speed along
+	// its heading in m/s and angular speed in rad/s) with at most MaxForce
+	// and MaxTorque. Robots set it from their wheels; passive movable
+	// objects keep it at zero, which models their friction on the floor.
+	TargetV, TargetW    float64
+	MaxForce, MaxTorque float64
+
+	// Engine is the index of the physics engine that owns the body, -1
+	// for none (static bodies).
+	Engine int
+	// Removed bodies stay in the slice (indices are stable) but are
+	// invisible to queries.
+	Removed bool
+}
+
+// SetYaw sets the heading and its cached sine and cosine.
+func (b *Body) SetYaw(a float64) {
+	b.Yaw = a
+	b.Sin, b.Cos = math.Sincos(a)
+}
+
+// Heading returns the unit vector of the body's front.
+func (b *Body) Heading() ci.Vector2 { return ci.Vector2{X: b.Cos, Y: b.Sin} }
+
+// Top returns the height of the top face.
+func (b *Body) Top() float64 { return b.Z + b.Height }
+
+// bounds returns the axis-aligned bounding box of the footprint.
+func (b *Body) bounds() (lo, hi ci.Vector2) {
+	if b.Shape == Disc {
+		r := ci.Vector2{X: b.Radius, Y: b.Radius}
+		return b.Pos.Sub(r), b.Pos.Add(r)
+	}
+	ex := math.Abs(b.Cos)*b.Half.X + math.Abs(b.Sin)*b.Half.Y
+	ey := math.Abs(b.Sin)*b.Half.X + math.Abs(b.Cos)*b.Half.Y
+	e := ci.Vector2{X: ex, Y: ey}
+	return b.Pos.Sub(e), b.Pos.Add(e)
+}
+
+// toLocal maps a world point into the body's frame.
+func (b *Body) toLocal(p ci.Vector2) ci.Vector2 {
+	d := p.Sub(b.Pos)
+	return ci.Vector2{X: d.X*b.Cos + d.Y*b.Sin, Y: -d.X*b.Sin + d.Y*b.Cos}
+}
+
+// Distance returns the distance from p to the body's footprint (0 inside).
+func (b *Body) Distance(p ci.Vector2) float64 {
+	if b.Shape == Disc {
+		return math.Max(0, p.Sub(b.Pos).Length()-b.Radius)
+	}
+	l := b.toLocal(p)
+	dx := math.Max(0, math.Abs(l.X)-b.Half.X)
+	dy := math.Max(0, math.Abs(l.Y)-b.Half.Y)
+	return math.Hypot(dx, dy)
+}
+
+// Contains reports whether p lies in the footprint.
+func (b *Body) Contains(p ci.Vector2) bool { return b.Distance(p) == 0 }
+
+// Gap returns the distance between the footprints of a and b, or, when
+// they overlap, minus the depth of the overlap (how far one must move to
+// part them; zero when they touch). It is exact for every pair of shapes.
+func Gap(a, b *Body) float64 {
+	switch {
+	case a.Shape == Disc && b.Shape == Disc:
+		return a.Pos.Sub(b.Pos).Length() - a.Radius - b.Radius
+	case a.Shape == Disc:
+		return boxDiscGap(b, a.Pos, a.Radius)
+	case b.Shape == Disc:
+		return boxDiscGap(a, b.Pos, b.Radius)
+	}
+	return boxBoxGap(a, b)
+}
+
+// boxBoxGap separates two rectangles along the four axes of their sides.
+// When an axis separates them, the distance is that of the nearest corner
+// of one to the other (true of any two convex polygons); when none does,
+// the smallest overlap along an axis is the depth.
+func boxBoxGap(a, b *Body) float64 {
+	axes := [4]ci.Vector2{{X: a.Cos, Y: a.Sin}, {X: -a.Sin, Y: a.Cos}, {X: b.Cos, Y: b.Sin}, {X: -b.Sin, Y: b.Cos}}
+	depth := math.Inf(1)
+	for _, u := range axes {
+		d := a.extent(u) + b.extent(u) - math.Abs(a.Pos.Sub(b.Pos).Dot(u))
+		if d < 0 {
+			return math.Min(cornerDistance(a, b), cornerDistance(b, a))
+		}
+		depth = math.Min(depth, d)
+	}
+	return -depth
+}
+
+// extent returns the half length of a box's projection on the unit axis u.
+func (b *Body) extent(u ci.Vector2) float64 {
+	return math.Abs(u.X*b.Cos+u.Y*b.Sin)*b.Half.X + math.Abs(-u.X*b.Sin+u.Y*b.Cos)*b.Half.Y
+}
+
+// cornerDistance returns the distance from the nearest corner of box b to
+// a's footprint.
+func cornerDistance(a, b *Body) float64 {
+	hx := ci.Vector2{X: b.Cos * b.Half.X, Y: b.Sin * b.Half.X}
+	hy := ci.Vector2{X: -b.Sin * b.Half.Y, Y: b.Cos * b.Half.Y}
+	return math.Min(
+		math.Min(a.Distance(b.Pos.Add(hx).Add(hy)), a.Distance(b.Pos.Add(hx).Sub(hy))),
+		math.Min(a.Distance(b.Pos.Sub(hx).Add(hy)), a.Distance(b.Pos.Sub(hx).Sub(hy))))
+}
+
+func boxDiscGap(box *Body, c ci.Vector2, r float64) float64 {
+	l := box.toLocal(c)
+	dx := math.Abs(l.X) - box.Half.X
+	dy := math.Abs(l.Y) - box.Half.Y
+	if dx <= 0 && dy <= 0 {
+		return math.Max(dx, dy) - r // inside: negative depth
+	}
+	return math.Hypot(math.Max(dx, 0), math.Max(dy, 0)) - r
+}
+
+// verticalOverlap reports whether the body spans height z.
+func (b *Body) spans(z float64) bool { return z >= b.Z && z <= b.Z+b.Height }
+
+// rayHit returns the smallest t in [0, 1] at which the segment from->to
+// enters the footprint, or false.
+func (b *Body) rayHit(from, to ci.Vector2) (float64, bool) {
+	if b.Shape == Disc {
+		return rayDisc(from, to, b.Pos, b.Radius)
+	}
+	return rayBox(b.toLocal(from), b.toLocal(to), b.Half)
+}
+
+func rayDisc(from, to, c ci.Vector2, r float64) (float64, bool) {
+	d := to.Sub(from)
+	f := from.Sub(c)
+	a := d.Dot(d)
+	bb := f.Dot(d)
+	cc := f.Dot(f) - r*r
+	if cc <= 0 {
+		return 0, true // starts inside
+	}
+	if bb > 0 || a == 0 {
+		return 0, false // pointing away
+	}
+	disc := bb*bb - a*cc
+	if disc < 0 {
+		return 0, false
+	}
+	t := (-bb - math.Sqrt(disc)) / a
+	if t > 1 {
+		return 0, false
+	}
+	return t, true
+}
+
+func rayBox(from, to, half ci.Vector2) (float64, bool) {
+	d := to.Sub(from)
+	t0, t1 := 0.0, 1.0
+	if !slab(from.X, d.X, half.X, &t0, &t1) || !slab(from.Y, d.Y, half.Y, &t0, &t1) {
+		return 0, false
+	}
+	return t0, true
+}
+
+func slab(p, d, h float64, t0, t1 *float64) bool {
+	if d == 0 {
+		return p >= -h && p <= h
+	}
+	inv := 1 / d
+	a, b := (-h-p)*inv, (h-p)*inv
+	if a > b {
+		a, b = b, a
+	}
+	if a > *t0 {
+		*t0 = a
+	}
+	if b < *t1 {
+		*t1 = b
+	}
+	return *t0 <= *t1
+}

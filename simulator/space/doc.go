@@ -1,0 +1,12 @@
+// Package space holds the simulated world's geometry: every embodied
+// entity as a [Body] (a vertical disc or box prism) in one contiguous
+// slice, and a positional index owned by the project (two uniform grids:
+// one for static bodies, rebuilt only when they change, one for mobile
+// bodies, rebuilt every tick) that answers range and ray queries with
+// analytic ray-disc and ray-box tests.
+//
+// Concurrency follows the simulation tick: physics engines write the poses
+// of the bodies they own (disjoint sets) while nobody reads; the index is
+// rebuilt on the coordinating goroutine; sensors then read the space from
+// many goroutines at once without writing it.
+package space

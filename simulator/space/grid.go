@@ -1,0 +1,126 @@
+package space
+
+import (
+	"math"
+
+	"github.com/argosgo/argos/ci"
+)
+
+// grid is a uniform grid over the arena, stored as a compressed cell list
+// (counting sort): the bodies of cell c are items[start[c]:start[c+1]].
+// Points outside the arena fall into the border cells.
+type grid struct {
+	origin ci.Vector2
+	cell   float64
+	inv    float64
+	nx, ny int
+	start  []int32
+	items  []int32
+	cursor []int32 // scratch: insertion cursors
+	cells  []int32 // scratch: cell of each selected body
+}
+
+func (g *grid) init(lo, hi ci.Vector2, cell float64) {
+	const maxCells = 1 << 22
+	w, h := hi.X-lo.X, hi.Y-lo.Y
+	for math.Ceil(w/cell)*math.Ceil(h/cell) > maxCells {
+		cell *= 1.5
+	}
+	g.origin, g.cell, g.inv = lo, cell, 1/cell
+	g.nx = max(1, int(math.Ceil(w/cell)))
+	g.ny = max(1, int(math.Ceil(h/cell)))
+	n := g.nx*g.ny + 1
+	if cap(g.start) >= n {
+		g.start = g.start[:n]
+	} else {
+		g.start = make([]int32, n)
+	}
+}
+
+func (g *grid) cellXY(p ci.Vector2) (int, int) {
+	x := int(math.Floor((p.X - g.origin.X) * g.inv))
+	y := int(math.Floor((p.Y - g.origin.Y) * g.inv))
+	return min(max(x, 0), g.nx-1), min(max(y, 0), g.ny-1)
+}
+
+// rangeXY returns the cell rectangle covering [lo, hi].
+func (g *grid) rangeXY(lo, hi ci.Vector2) (x0, y0, x1, y1 int) {
+	x0, y0 = g.cellXY(lo)
+	x1, y1 = g.cellXY(hi)
+	return
+}
+
+// buildCentres indexes the selected bodies by the cell of their centre.
+func (g *grid) buildCentres(bodies []Body, sel []int32) {
+	clear(g.start)
+	cells := g.scratchCells(len(sel))
+	for k, i := range sel {
+		x, y := g.cellXY(bodies[i].Pos)
+		c := int32(y*g.nx + x)
+		cells[k] = c
+		g.start[c+1]++
+	}
+	g.prefix()
+	g.items = resize(g.items, len(sel))
+	fill := g.fillCursor()
+	for k, i := range sel {
+		c := cells[k]
+		g.items[fill[c]] = i
+		fill[c]++
+	}
+}
+
+// buildFootprints indexes the selected bodies in every cell their bounding
+// box touches.
+func (g *grid) buildFootprints(bodies []Body, sel []int32) {
+	clear(g.start)
+	total := 0
+	for _, i := range sel {
+		x0, y0, x1, y1 := g.rangeXY(bodies[i].bounds())
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				g.start[y*g.nx+x+1]++
+				total++
+			}
+		}
+	}
+	g.prefix()
+	g.items = resize(g.items, total)
+	fill := g.fillCursor()
+	for _, i := range sel {
+		x0, y0, x1, y1 := g.rangeXY(bodies[i].bounds())
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				c := y*g.nx + x
+				g.items[fill[c]] = i
+				fill[c]++
+			}
+		}
+	}
+}
+
+func (g *grid) prefix() {
+	for c := 1; c < len(g.start); c++ {
+		g.start[c] += g.start[c-1]
+	}
+}
+
+// fillCursor returns the cell starts copied into a reused buffer, used as
+// insertion cursors.
+func (g *grid) fillCursor() []int32 {
+	g.cursor = resize(g.cursor, len(g.start)-1)
+	copy(g.cursor, g.start)
+	return g.cursor
+}
+
+func (g *grid) scratchCells(n int) []int32 {
+	g.cells = resize(g.cells, n)
+	return g.cells
+}
+
+func resize(s []int32, n int) []int32 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]int32, n)
+}

@@ -1,0 +1,205 @@
+package space
+
+import (
+	"math"
+
+	"github.com/argosgo/argos/ci"
+)
+
+// Space is the arena and every embodied entity in it.
+type Space struct {
+	// Center and Size of the arena box, in metres.
+	Center, Size ci.Vector3
+	// Bodies are indexed by a stable handle: removing a body marks it
+	// Removed and keeps the others' indices.
+	Bodies []Body
+
+	lo, hi      ci.Vector2
+	static      grid
+	mobile      grid
+	staticSel   []int32
+	mobileSel   []int32
+	maxMobileR  float64
+	staticDirty bool
+	cell        float64
+}
+
+// New returns an empty arena of the given centre and size.
+func New(center, size ci.Vector3) *Space {
+	h := ci.Vector2{X: size.X / 2, Y: size.Y / 2}
+	c := center.XY()
+	return &Space{Center: center, Size: size, lo: c.Sub(h), hi: c.Add(h), staticDirty: true}
+}
+
+// Add inserts a body and returns its handle. The index sees it after the
+// next Reindex.
+func (s *Space) Add(b Body) int {
+	if b.Cos == 0 && b.Sin == 0 {
+		b.SetYaw(b.Yaw)
+	}
+	if !b.Movable {
+		b.Engine = -1
+		s.staticDirty = true
+	}
+	s.Bodies = append(s.Bodies, b)
+	return len(s.Bodies) - 1
+}
+
+// Remove hides body i from every query (after the next Reindex).
+func (s *Space) Remove(i int) {
+	s.Bodies[i].Removed = true
+	if !s.Bodies[i].Movable {
+		s.staticDirty = true
+	}
+}
+
+// StaticChanged tells the space that a static body was moved, so that the
+// static index is rebuilt at the next Reindex.
+func (s *Space) StaticChanged() { s.staticDirty = true }
+
+// Reindex rebuilds the index of the mobile bodies (and of the static ones
+// when they changed). Call it on the coordinating goroutine after the
+// bodies moved and before anybody queries.
+func (s *Space) Reindex() {
+	maxR := 0.0
+	s.mobileSel = s.mobileSel[:0]
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		if b.Removed || !b.Movable {
+			continue
+		}
+		s.mobileSel = append(s.mobileSel, int32(i))
+		maxR = math.Max(maxR, b.Radius)
+	}
+	// Cells about the size of a robot plus a sensor range keep queries to a
+	// 3x3 block of cells.
+	cell := math.Max(2*maxR+0.1, 0.1)
+	if cell != s.cell {
+		s.cell = cell
+		s.staticDirty = true
+	}
+	s.maxMobileR = maxR
+	s.mobile.init(s.lo, s.hi, cell)
+	s.mobile.buildCentres(s.Bodies, s.mobileSel)
+	if s.staticDirty {
+		s.staticSel = s.staticSel[:0]
+		for i := range s.Bodies {
+			if b := &s.Bodies[i]; !b.Removed && !b.Movable {
+				s.staticSel = append(s.staticSel, int32(i))
+			}
+		}
+		s.static.init(s.lo, s.hi, cell)
+		s.static.buildFootprints(s.Bodies, s.staticSel)
+		s.staticDirty = false
+	}
+}
+
+// Near calls fn for every body whose footprint may intersect the box
+// [lo, hi], until fn returns false. Static bodies spanning several cells
+// may be visited more than once; removed bodies never are.
+func (s *Space) Near(lo, hi ci.Vector2, fn func(i int) bool) {
+	g := &s.static
+	x0, y0, x1, y1 := g.rangeXY(lo, hi)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			c := y*g.nx + x
+			for _, i := range g.items[g.start[c]:g.start[c+1]] {
+				if !fn(int(i)) {
+					return
+				}
+			}
+		}
+	}
+	r := ci.Vector2{X: s.maxMobileR, Y: s.maxMobileR}
+	g = &s.mobile
+	x0, y0, x1, y1 = g.rangeXY(lo.Sub(r), hi.Add(r))
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			c := y*g.nx + x
+			for _, i := range g.items[g.start[c]:g.start[c+1]] {
+				if !fn(int(i)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// CastRay returns the first body hit by the segment from->to at height z,
+// ignoring body ignore (the robot that casts it; -1 for none): its handle
+// and the fraction t in [0, 1] of the segment where it is hit. hit is -1
+// when nothing is hit.
+func (s *Space) CastRay(from, to ci.Vector2, z float64, ignore int) (t float64, hit int) {
+	lo := ci.Vector2{X: math.Min(from.X, to.X), Y: math.Min(from.Y, to.Y)}
+	hi := ci.Vector2{X: math.Max(from.X, to.X), Y: math.Max(from.Y, to.Y)}
+	t, hit = 2, -1
+	s.visit(lo, hi, func(i int) {
+		if i == ignore {
+			return
+		}
+		b := &s.Bodies[i]
+		if !b.spans(z) {
+			return
+		}
+		if ti, ok := b.rayHit(from, to); ok && (ti < t || ti == t && i < hit) {
+			t, hit = ti, i
+		}
+	})
+	if hit < 0 {
+		return 1, -1
+	}
+	return t, hit
+}
+
+// visit is Near without early exit; it keeps CastRay's closure simple.
+func (s *Space) visit(lo, hi ci.Vector2, fn func(i int)) {
+	s.Near(lo, hi, func(i int) bool { fn(i); return true })
+}
+
+// Crowded reports whether another body whose height range overlaps body
+// i's lies closer than gap to it (or overlaps it). Physics engines use it
+// to find the bodies that may touch something during the next step.
+func (s *Space) Crowded(i int, gap float64) bool {
+	b := &s.Bodies[i]
+	lo, hi := b.bounds()
+	m := ci.Vector2{X: gap, Y: gap}
+	crowded := false
+	s.Near(lo.Sub(m), hi.Add(m), func(j int) bool {
+		if j == i {
+			return true
+		}
+		o := &s.Bodies[j]
+		if o.Z > b.Top() || b.Z > o.Top() {
+			return true
+		}
+		if Gap(b, o) < gap {
+			crowded = true
+			return false
+		}
+		return true
+	})
+	return crowded
+}
+
+// Overlapping reports whether the footprint of body i intersects another
+// body's (vertical ranges overlapping), with a tolerance tol in metres.
+func (s *Space) Overlapping(i int, tol float64) (int, bool) {
+	b := &s.Bodies[i]
+	lo, hi := b.bounds()
+	other := -1
+	s.Near(lo, hi, func(j int) bool {
+		if j == i {
+			return true
+		}
+		o := &s.Bodies[j]
+		if o.Z >= b.Top() || b.Z >= o.Top() {
+			return true
+		}
+		if Gap(b, o) < -tol {
+			other = j
+			return false
+		}
+		return true
+	})
+	return other, other >= 0
+}
