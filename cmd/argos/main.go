@@ -1,0 +1,164 @@
+// Command argos runs ARGoS experiments: argos -c FILE.argos.
+//
+// Flags follow ARGoS 3 where they make sense:
+//
+//	-c, --config-file FILE   the experiment to run
+//	-z, --no-visualization   run headless (skip interactive visualizations)
+//	-q, --query NAME|all     describe registered controllers, devices, entities,
+//	                         physics engines, loop functions, visualizations
+//	--seed N                 override <experiment random_seed>
+//	--threads N              override <system threads>
+//	-l, --log-file FILE      write the log to FILE instead of stderr
+//	--log-level LEVEL        debug, info (default), warn, error
+//
+// The exit status is 0 on success, 1 on any error (one message on stderr),
+// 130 when interrupted by a signal (partial results are flushed).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	"github.com/argosgo/argos/simulator"
+	"github.com/argosgo/argos/simulator/config"
+	"github.com/sirupsen/logrus"
+
+	_ "github.com/argosgo/argos/controllers/diffusion"
+	_ "github.com/argosgo/argos/simulator/loop"
+	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
+	_ "github.com/argosgo/argos/simulator/render/text"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// errInterrupted marks a run stopped by a signal.
+var errInterrupted = errors.New("interrupted")
+
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "argos: internal error: %v\n%s\nThis is a bug in argos; please report it with the experiment file.\n", r, debug.Stack())
+			code = 2
+		}
+	}()
+	fs := flag.NewFlagSet("argos", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		file, query, logFile, logLevel string
+		headless                       bool
+		seed                           uint64
+		threads                        int
+	)
+	fs.StringVar(&file, "c", "", "experiment `file` (.argos) to run")
+	fs.StringVar(&file, "config-file", "", "same as -c")
+	fs.BoolVar(&headless, "z", false, "run headless: skip interactive visualizations")
+	fs.BoolVar(&headless, "no-visualization", false, "same as -z")
+	fs.StringVar(&query, "q", "", "describe the registered thing `NAME`, or all of them")
+	fs.StringVar(&query, "query", "", "same as -q")
+	fs.Uint64Var(&seed, "seed", 0, "random seed (overrides <experiment random_seed>)")
+	fs.IntVar(&threads, "threads", -1, "worker goroutines (overrides <system threads>)")
+	fs.StringVar(&logFile, "l", "", "write the log to `file`")
+	fs.StringVar(&logFile, "log-file", "", "same as -l")
+	fs.StringVar(&logLevel, "log-level", "info", "log `level`: debug, info, warn, error")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: argos -c FILE.argos [-z] [--seed N] [--threads N]\n       argos -q NAME|all\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 1
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "argos: unexpected argument %q; give the experiment with -c FILE.argos\n", fs.Arg(0))
+		return 1
+	}
+	if query != "" {
+		if err := describe(stdout, query); err != nil {
+			fmt.Fprintf(stderr, "argos: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	if file == "" {
+		fmt.Fprintln(stderr, "argos: no experiment given; run argos -c FILE.argos (or argos -q all to list what is available)")
+		return 1
+	}
+	log := logrus.New()
+	log.SetOutput(stderr)
+	lvl, err := logrus.ParseLevel(logLevel)
+	if err != nil {
+		fmt.Fprintf(stderr, "argos: --log-level %q: use debug, info, warn or error\n", logLevel)
+		return 1
+	}
+	log.SetLevel(lvl)
+	if logFile != "" {
+		f, err := os.Create(logFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "argos: cannot create log file: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		log.SetOutput(f)
+	}
+	opt := simulator.Options{Logger: log, Headless: headless}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["seed"] {
+		opt.Seed = &seed
+	}
+	if set["threads"] {
+		opt.Threads = &threads
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := runExperiment(ctx, file, opt, log); err != nil {
+		if errors.Is(err, errInterrupted) {
+			fmt.Fprintln(stderr, "argos: interrupted; results of the ticks done are written")
+			return 130
+		}
+		fmt.Fprintf(stderr, "argos: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func runExperiment(ctx context.Context, file string, opt simulator.Options, log *logrus.Logger) (err error) {
+	start := time.Now()
+	exp, err := config.Load(file)
+	if err != nil {
+		return err
+	}
+	sim, err := simulator.New(exp, opt)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := sim.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	setup := time.Since(start)
+	log.Infof("%s: %d robots, %d engines, %d threads, seed %d; set-up took %.3f s",
+		file, sim.NumRobots(), len(sim.Engines()), sim.Threads(), sim.Seed(), setup.Seconds())
+	loopStart := time.Now()
+	err = sim.Run(ctx)
+	wall := time.Since(loopStart).Seconds()
+	simTime := float64(sim.Tick()) * sim.TickLength()
+	log.Infof("ran %d ticks (%.1f s simulated) in %.3f s: %.2fx real time", sim.Tick(), simTime, wall, simTime/max(wall, 1e-9))
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return errInterrupted
+	}
+	return err
+}
