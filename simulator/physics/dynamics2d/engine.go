@@ -55,11 +55,12 @@ type Engine struct {
 }
 
 type object struct {
-	body  int
-	cpb   *cp.Body
-	shape *cp.Shape
-	con   *cp.Constraint
-	drive drive
+	body   int
+	cpb    *cp.Body
+	shape  *cp.Shape
+	con    *cp.Constraint
+	anchor *cp.Body
+	drive  drive
 
 	// pose and velocity; authoritative while the body is free
 	p cp.Vector
@@ -201,10 +202,12 @@ func (e *Engine) Add(i int) error {
 		body: o.cpb, maxF: b.MaxForce, maxT: b.MaxTorque,
 		mass: b.Mass, inert: moment, mInv: 1 / b.Mass, iInv: 1 / moment,
 	}
-	// The constraint's other body is cp's static body, which also holds the
-	// walls: it must keep collideBodies (cp's default), or cp would drop
-	// every contact between this body and the static shapes.
-	o.con = cp.NewConstraint(&o.drive, o.cpb, e.cps.StaticBody)
+	// The drive's other body is a static anchor of the object's own: not
+	// cp's static body, which holds the walls (cp would walk every drive
+	// constraint in its list for each wall contact, and unlink removed
+	// constraints from that list in O(n)).
+	o.anchor = cp.NewStaticBody()
+	o.con = cp.NewConstraint(&o.drive, o.cpb, o.anchor)
 	o.p = cp.Vector{X: b.Pos.X, Y: b.Pos.Y}
 	o.a = b.Yaw
 	o.v = cp.Vector{X: b.Vel.X, Y: b.Vel.Y}

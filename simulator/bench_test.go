@@ -1,0 +1,53 @@
+package simulator_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/argosgo/argos/simulator"
+	"github.com/argosgo/argos/simulator/config"
+)
+
+// BenchmarkStep measures one tick of the scalability experiment (e-pucks
+// running diffusion among walls). robot-steps/s and allocs per robot-step
+// are reported next to ns/op.
+func BenchmarkStep(b *testing.B) {
+	for _, c := range []struct {
+		file    string
+		threads int
+	}{
+		{"scalability_1000_e1.argos", 0},
+		{"scalability_10000_e1.argos", 0},
+		{"scalability_10000_e1.argos", 2},
+		{"scalability_10000_e4.argos", 2},
+	} {
+		b.Run(fmt.Sprintf("%s/threads=%d", c.file, c.threads), func(b *testing.B) {
+			exp, err := config.Load(repoFile("experiments", "scalability", c.file))
+			if err != nil {
+				b.Fatal(err)
+			}
+			exp.LoopFunctions = nil
+			exp.Framework.Length = 0
+			sim, err := simulator.New(exp, simulator.Options{Threads: intp(c.threads)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer sim.Close()
+			for i := 0; i < 20; i++ { // past the start-up transient
+				if err := sim.Step(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := sim.Step(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			n := float64(sim.NumRobots())
+			b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "robot-steps/s")
+		})
+	}
+}
