@@ -67,4 +67,3 @@ func tooBig(n *config.Node) bool {
 	}
 	return false
 }
-

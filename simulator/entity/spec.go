@@ -266,5 +266,6 @@ func newSpec(n *config.Node) (*Spec, error) {
 	s := &Spec{Tag: n.Name, Node: n, Embodied: n.Name != "light"}
 	s.SetID(id)
 	s.Body.Type = n.Name
+	s.Body.SetYaw(0) // templates without <body> keep a consistent heading
 	return s, nil
 }
