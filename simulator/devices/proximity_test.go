@@ -1,0 +1,448 @@
+package devices_test
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"math/rand/v2"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/simulator/devices"
+	"github.com/argosgo/argos/simulator/entity"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+func TestKey(t *testing.T) {
+	tests := []struct{ tag, impl, want string }{
+		{"leds", "default", "leds"},
+		{"leds", "", "leds"},
+		{"proximity", "fancy", "proximity:fancy"},
+	}
+	for _, tt := range tests {
+		if got := devices.Key(tt.tag, tt.impl); got != tt.want {
+			t.Errorf("Key(%q, %q) = %q, want %q", tt.tag, tt.impl, got, tt.want)
+		}
+	}
+}
+
+func TestRegistered(t *testing.T) {
+	for _, tag := range []string{ci.TagDifferentialSteering, ci.TagFootBotProximity, ci.TagEPuckProximity, ci.TagProximity, ci.TagPositioning} {
+		if _, err := devices.Sensors.Lookup(tag); err != nil {
+			t.Errorf("sensor %q: %v", tag, err)
+		}
+	}
+	for _, tag := range []string{ci.TagDifferentialSteering, ci.TagLEDs} {
+		if _, err := devices.Actuators.Lookup(tag); err != nil {
+			t.Errorf("actuator %q: %v", tag, err)
+		}
+	}
+	if _, err := devices.Sensors.Lookup(devices.Key(ci.TagProximity, "nonexistent")); err == nil {
+		t.Error("an unknown implementation was found")
+	}
+}
+
+// wallAhead is the distance from sensor a (radians from the front) of a
+// robot of radius r to a wall perpendicular to its heading, g in front of
+// its body: the ray starts at the body's edge.
+func wallAhead(r, g, a float64) float64 { return (r+g)/math.Cos(a) - r }
+
+// A robot faces a long wall g metres in front of its body: every sensor
+// that points at the wall reads the response to the distance along its
+// ray; the others read 0. The robot and the wall are turned together to
+// check the frames.
+func TestProximityFacingWall(t *testing.T) {
+	tests := []struct {
+		name   string
+		m      *entity.RobotModel
+		tag    string
+		gap    float64
+		yawDeg float64
+		x, y   float64
+	}{
+		{"e-puck, 3 cm", entity.EPuck, "epuck_proximity", 0.03, 0, 0, 0},
+		{"e-puck, 3 cm, turned and moved", entity.EPuck, "epuck_proximity", 0.03, 123, 1.5, -0.7},
+		{"e-puck, 1 cm", entity.EPuck, "epuck_proximity", 0.01, -90, 0, 0},
+		{"e-puck, touching", entity.EPuck, "epuck_proximity", 0, 180, -1, 1},
+		{"e-puck, generic sensor", entity.EPuck, "proximity", 0.02, 45, 0, 0},
+		{"foot-bot, 2 cm", entity.FootBot, "footbot_proximity", 0.02, 0, 0, 0},
+		{"foot-bot, 5 mm, turned", entity.FootBot, "footbot_proximity", 0.005, 200, 0.3, 0.3},
+		{"foot-bot, 9 cm", entity.FootBot, "proximity", 0.09, 90, 0, 0},
+		{"foot-bot, out of range", entity.FootBot, "footbot_proximity", 0.11, 0, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newArena(10)
+			r := addRobot(s, tt.m, "me", tt.x, tt.y, tt.yawDeg, 1)
+			// The wall's near face is gap in front of the body.
+			h := ci.Vector2{X: tt.x, Y: tt.y}.Add(ci.FromPolar(tt.m.Radius+tt.gap+0.05, ci.Radians(tt.yawDeg)))
+			addBox(s, h.X, h.Y, 0.1, 4, 0.5, tt.yawDeg)
+			s.Reindex()
+			p := proximitySensor(t, r, `<`+tt.tag+` implementation="default" show_rays="true" />`)
+			p.Update()
+			got := p.Readings()
+			if len(got) != len(tt.m.Proximity.Angles) {
+				t.Fatalf("%d readings, want %d", len(got), len(tt.m.Proximity.Angles))
+			}
+			seen := 0
+			for i, rd := range got {
+				a := tt.m.Proximity.Angles[i]
+				if rd.Angle != a {
+					t.Errorf("reading %d: Angle %v, want %v", i, rd.Angle, a)
+				}
+				want := 0.0
+				if math.Cos(a) > 0 {
+					if d := wallAhead(tt.m.Radius, tt.gap, a); d <= tt.m.Proximity.Range {
+						want = tt.m.Proximity.Response(d)
+					}
+				}
+				if math.Abs(rd.Value-want) > 1e-9 {
+					t.Errorf("sensor %d at %.1f deg: %v, want %v", i, ci.Degrees(a), rd.Value, want)
+				}
+				if rd.Value > 0 {
+					seen++
+				}
+			}
+			if tt.gap <= 0.05 && seen == 0 {
+				t.Error("no sensor sees the wall")
+			}
+		})
+	}
+}
+
+// The case of the brief, spelled out: an e-puck 3 cm from a wall.
+func TestEPuckWall3cm(t *testing.T) {
+	s := newArena(2)
+	r := addRobot(s, entity.EPuck, "ep", 0, 0, 0, 1)
+	addBox(s, entity.EPuck.Radius+0.03+0.05, 0, 0.1, 1, 0.5, 0)
+	s.Reindex()
+	p := proximitySensor(t, r, `<epuck_proximity />`)
+	p.Update()
+	want := entity.EPuckProximityResponse((0.035+0.03)/math.Cos(ci.Radians(17)) - 0.035)
+	if want <= 0.1 || want >= 0.3 {
+		t.Fatalf("expected reading %v is implausible", want)
+	}
+	rd := p.Readings()
+	for i, deg := range []float64{17, 50, 90, 150, 210, 270, 310, 343} {
+		w := 0.0
+		if deg == 17 || deg == 343 {
+			w = want
+		}
+		if math.Abs(rd[i].Value-w) > 1e-9 {
+			t.Errorf("sensor at %g deg reads %v, want %v", deg, rd[i].Value, w)
+		}
+	}
+}
+
+// An obstacle on the foot-bot's left lights up the sensors on the left,
+// most the one pointing at it.
+func TestFootBotObstacleOnTheLeft(t *testing.T) {
+	tests := []struct {
+		name   string
+		yawDeg float64
+		dirDeg float64 // direction of the obstacle, relative to the front
+		peak   []int   // the sensors that read the most
+	}{
+		{"at 90 deg", 0, 90, []int{5, 6}},
+		{"at sensor 6 (97.5 deg)", 0, 97.5, []int{6}},
+		{"at sensor 5 (82.5 deg), robot turned", 150, 82.5, []int{5}},
+		{"at sensor 7 (112.5 deg), robot turned back", -170, 112.5, []int{7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newArena(4)
+			r := addRobot(s, entity.FootBot, "fb", 0.2, -0.1, tt.yawDeg, 1)
+			const cr = 0.05
+			c := r.B().Pos.Add(ci.FromPolar(entity.FootBot.Radius+0.03+cr, ci.Radians(tt.yawDeg+tt.dirDeg)))
+			addCylinder(s, c.X, c.Y, cr, 0.2)
+			s.Reindex()
+			p := proximitySensor(t, r, `<footbot_proximity />`)
+			p.Update()
+			rd := p.Readings()
+			best := 0.0
+			for _, x := range rd {
+				best = math.Max(best, x.Value)
+			}
+			for _, i := range tt.peak {
+				if math.Abs(rd[i].Value-best) > 1e-12 || best == 0 {
+					t.Errorf("sensor %d reads %v, the maximum is %v", i, rd[i].Value, best)
+				}
+			}
+			// The obstacle is 3 cm from the body: the sensor pointing at it
+			// reads about the response at 3 cm.
+			if want := entity.FootBotProximityResponse(0.03); len(tt.peak) == 1 && math.Abs(best-want) > 1e-9 {
+				t.Errorf("peak %v, want %v", best, want)
+			}
+			for i, x := range rd {
+				if x.Angle <= 0 && x.Value != 0 {
+					t.Errorf("sensor %d on the right (%.1f deg) reads %v", i, ci.Degrees(x.Angle), x.Value)
+				}
+			}
+		})
+	}
+}
+
+// A robot sees other robots but not its own body; a low object under the
+// sensors' height is not seen.
+func TestProximitySeesOthersNotItself(t *testing.T) {
+	for _, m := range []*entity.RobotModel{entity.EPuck, entity.FootBot} {
+		t.Run(m.Type, func(t *testing.T) {
+			s := newArena(4)
+			me := addRobot(s, m, "me", 0, 0, 0, 1)
+			p := proximitySensor(t, me, `<proximity />`)
+			s.Reindex()
+			p.Update()
+			for i, x := range p.Readings() {
+				if x.Value != 0 {
+					t.Errorf("alone: sensor %d reads %v (its own body?)", i, x.Value)
+				}
+			}
+			// A low box on its left, below the sensors.
+			addBox(s, 0, m.Radius+0.02, 0.5, 0.02, m.Proximity.Height-0.01, 0)
+			s.Reindex()
+			p.Update()
+			for i, x := range p.Readings() {
+				if x.Value != 0 {
+					t.Errorf("low box: sensor %d reads %v", i, x.Value)
+				}
+			}
+			// Another robot 1 cm in front of it, facing it.
+			other := addRobot(s, m, "other", 2*m.Radius+0.01, 0, 180, 2)
+			s.Reindex()
+			p.Update()
+			front := 0
+			for i, x := range p.Readings() {
+				if math.Cos(x.Angle) > 0.9 && x.Value > 0 {
+					front++
+				} else if math.Cos(x.Angle) < 0 && x.Value != 0 {
+					t.Errorf("other robot in front: back sensor %d reads %v", i, x.Value)
+				}
+			}
+			if front == 0 {
+				t.Error("the other robot is not seen")
+			}
+			// And the other robot sees this one, but not itself.
+			q := proximitySensor(t, other, `<proximity />`)
+			q.Update()
+			for i, x := range q.Readings() {
+				if seen := x.Value > 0; seen != (math.Cos(x.Angle) > 0.9) && math.Abs(math.Cos(x.Angle)) > 0.5 {
+					t.Errorf("other robot's sensor %d at %.1f deg reads %v", i, ci.Degrees(x.Angle), x.Value)
+				}
+			}
+		})
+	}
+}
+
+func TestProximityNoise(t *testing.T) {
+	const noise = 0.05
+	build := func(seed uint64) (*entity.Robot, interface {
+		devices.Sensor
+		ci.Proximity
+	}) {
+		s := newArena(2)
+		r := addRobot(s, entity.EPuck, "ep", 0, 0, 0, seed)
+		addBox(s, entity.EPuck.Radius+0.01+0.05, 0, 0.1, 1, 0.5, 0)
+		s.Reindex()
+		return r, proximitySensor(t, r, `<epuck_proximity noise_level="0.05" />`)
+	}
+	clean := func() []float64 {
+		s := newArena(2)
+		r := addRobot(s, entity.EPuck, "ep", 0, 0, 0, 1)
+		addBox(s, entity.EPuck.Radius+0.01+0.05, 0, 0.1, 1, 0.5, 0)
+		s.Reindex()
+		p := proximitySensor(t, r, `<epuck_proximity />`)
+		p.Update()
+		var v []float64
+		for _, x := range p.Readings() {
+			v = append(v, x.Value)
+		}
+		return v
+	}()
+	if clean[0] < 0.3 || clean[0] > 0.9 || clean[3] != 0 {
+		t.Fatalf("noiseless readings %v: want a middle value in front and 0 behind", clean)
+	}
+	_, a := build(42)
+	_, b := build(42)
+	_, c := build(43)
+	const n = 2000
+	sum, lo, hi := 0.0, 1.0, 0.0
+	differs, varies := false, false
+	prev := -1.0
+	for range n {
+		a.Update()
+		b.Update()
+		c.Update()
+		ra, rb, rc := a.Readings(), b.Readings(), c.Readings()
+		for i := range ra {
+			if ra[i] != rb[i] {
+				t.Fatalf("same seed, different readings: %v vs %v", ra[i], rb[i])
+			}
+			differs = differs || ra[i] != rc[i]
+			v := ra[i].Value
+			if v < 0 || v > 1 || math.Abs(v-clean[i]) > noise+1e-12 {
+				t.Fatalf("sensor %d reads %v, clean %v, noise_level %v", i, v, clean[i], noise)
+			}
+		}
+		v := ra[0].Value
+		sum += v - clean[0]
+		lo, hi = math.Min(lo, v-clean[0]), math.Max(hi, v-clean[0])
+		varies = varies || (prev >= 0 && v != prev)
+		prev = v
+	}
+	if !differs || !varies {
+		t.Errorf("noise does not depend on the seed (%v) or does not vary (%v)", differs, varies)
+	}
+	// Uniform in [-noise, noise]: mean near 0, extremes near the bounds.
+	if mean := sum / n; math.Abs(mean) > 0.005 || lo > -0.9*noise || hi < 0.9*noise {
+		t.Errorf("noise mean %v, range [%v, %v]; want about 0 in [-%v, %v]", mean, lo, hi, noise, noise)
+	}
+}
+
+func TestProximityErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		m     *entity.RobotModel
+		xml   string
+		words []string
+	}{
+		{"foot-bot sensor on an e-puck", entity.EPuck, `<footbot_proximity implementation="default" />`,
+			[]string{"<footbot_proximity>", "foot-bot", `robot "r"`, "e-puck", "<epuck_proximity>", "<proximity>"}},
+		{"e-puck sensor on a foot-bot", entity.FootBot, `<epuck_proximity />`,
+			[]string{"<epuck_proximity>", "e-puck", `robot "r"`, "foot-bot", "<footbot_proximity>"}},
+		{"negative noise", entity.EPuck, `<proximity noise_level="-0.1" />`,
+			[]string{"noise_level=-0.1", "negative"}},
+		{"non-numeric noise", entity.FootBot, `<footbot_proximity noise_level="lots" />`,
+			[]string{`noise_level="lots"`, "not a number"}},
+		{"bad show_rays", entity.EPuck, `<epuck_proximity show_rays="1" />`,
+			[]string{`show_rays="1"`, "not a boolean"}},
+		{"unknown attribute", entity.EPuck, `<epuck_proximity range="0.2" />`,
+			[]string{`unknown attribute "range"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newArena(1)
+			r := addRobot(s, tt.m, "r", 0, 0, 0, 1)
+			v, err := build(t, r, "sensors", tt.xml)
+			if err == nil {
+				t.Fatalf("no error; built %T", v)
+			}
+			checkError(t, err, tt.words)
+		})
+	}
+}
+
+// checkError checks that err points at the device's line and says what
+// is wrong.
+func checkError(t *testing.T, err error, words []string) {
+	t.Helper()
+	var ce *config.Error
+	if !errors.As(err, &ce) || ce.File != "exp.argos" || ce.Line != firstDeviceLine {
+		t.Errorf("error %q is not at exp.argos:%d", err, firstDeviceLine)
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "exp.argos:"+strconv.Itoa(firstDeviceLine)+": ") {
+		t.Errorf("error %q does not start with its position", msg)
+	}
+	for _, w := range words {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error %q does not mention %q", msg, w)
+		}
+	}
+}
+
+// Sensors of many robots update at the same time in the sense phase: the
+// results do not depend on it (and -race finds no write).
+func TestProximityConcurrent(t *testing.T) {
+	s := newArena(4)
+	var robots []*entity.Robot
+	for i := range 64 {
+		x, y := -1.5+float64(i%8)*0.4, -1.5+float64(i/8)*0.4
+		robots = append(robots, addRobot(s, entity.FootBot, "fb"+strconv.Itoa(i), x, y, float64(i)*37, uint64(i)))
+	}
+	addBox(s, 0, 0, 3, 0.05, 0.5, 30)
+	s.Reindex()
+	type prox interface {
+		devices.Sensor
+		ci.Proximity
+	}
+	seq := make([]prox, len(robots))
+	par := make([]prox, len(robots))
+	for i, r := range robots {
+		seq[i] = proximitySensor(t, r, `<footbot_proximity />`)
+		par[i] = proximitySensor(t, r, `<footbot_proximity />`)
+		seq[i].Update()
+	}
+	var wg sync.WaitGroup
+	for _, p := range par {
+		wg.Go(p.Update)
+	}
+	wg.Wait()
+	seen := 0
+	for i := range robots {
+		for k, x := range par[i].Readings() {
+			if x != seq[i].Readings()[k] {
+				t.Fatalf("robot %d sensor %d: %v in parallel, %v alone", i, k, x, seq[i].Readings()[k])
+			}
+			if x.Value > 0 {
+				seen++
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no robot sees anything")
+	}
+}
+
+// BenchmarkProximityUpdate updates the 8 sensors of e-pucks among
+// 10,000 bodies: the scalability benchmark's 40 m arena with walls and
+// e-pucks at random positions (BENCHMARKS.md).
+func BenchmarkProximityUpdate(b *testing.B) {
+	s := newArena(41)
+	for _, w := range [][4]float64{
+		{-10, -20, 20, 0.1}, {10, -20, 20, 0.1}, {-10, 20, 20, 0.1}, {10, 20, 20, 0.1},
+		{-20, -10, 0.1, 20}, {-20, 10, 0.1, 20}, {20, -10, 0.1, 20}, {20, 10, 0.1, 20},
+		{0, -4.5, 0.1, 9}, {-4.5, 0, 9, 0.1}, {0, 4.5, 0.1, 9}, {4.5, 0, 9, 0.1},
+		{0, -15.5, 0.1, 9}, {-15.5, 0, 9, 0.1}, {0, 15.5, 0.1, 9}, {15.5, 0, 9, 0.1},
+	} {
+		addBox(s, w[0], w[1], w[2], w[3], 0.5, 0)
+	}
+	place := space.NewPlacement(s)
+	rng := rand.New(rand.NewPCG(5, 6))
+	var robots []*entity.Robot
+	for len(s.Bodies) < 10000 {
+		x, y := -19.9+rng.Float64()*39.8, -19.9+rng.Float64()*39.8
+		if b := (space.Body{Shape: space.Disc, Radius: entity.EPuck.Radius, Height: entity.EPuck.Height, Pos: ci.Vector2{X: x, Y: y}}); !place.Fits(&b) {
+			continue
+		}
+		r := addRobot(s, entity.EPuck, "ep"+strconv.Itoa(len(robots)), x, y, rng.Float64()*360, uint64(len(robots)))
+		place.Insert(r.Body)
+		robots = append(robots, r)
+	}
+	s.Reindex()
+	sensors := make([]interface {
+		devices.Sensor
+		ci.Proximity
+	}, 256)
+	for i := range sensors {
+		sensors[i] = proximitySensor(b, robots[i*37], `<epuck_proximity noise_level="0.01" />`)
+	}
+	b.ReportAllocs()
+	for k := 0; b.Loop(); k++ {
+		sensors[k%len(sensors)].Update()
+	}
+}
+
+func TestProximityUpdateDoesNotAllocate(t *testing.T) {
+	s := newArena(2)
+	r := addRobot(s, entity.FootBot, "fb", 0, 0, 0, 1)
+	addBox(s, 0.15, 0, 0.1, 1, 0.5, 0)
+	s.Reindex()
+	p := proximitySensor(t, r, `<footbot_proximity noise_level="0.1" />`)
+	if allocs := testing.AllocsPerRun(100, p.Update); allocs != 0 {
+		t.Errorf("Update allocates %v times, want 0", allocs)
+	}
+}

@@ -1,0 +1,161 @@
+package entity_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/entity"
+)
+
+func TestFootBotProximityResponse(t *testing.T) {
+	tests := []struct {
+		d, want float64
+	}{
+		{0, 1},
+		{0.005, 1},
+		{0.009889555, 1},
+		{0.009889556, 0.0100527 / (0.009889556 + 0.000163144)}, // continuous: 1.0000
+		{0.01, 0.0100527 / 0.010163144},
+		{0.02, 0.0100527 / 0.020163144},
+		{0.05, 0.0100527 / 0.050163144},
+		{0.1, 0.0100527 / 0.100163144},
+		{1, 0.0100527 / 1.000163144},
+	}
+	for _, tt := range tests {
+		got := entity.FootBotProximityResponse(tt.d)
+		if math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("FootBotProximityResponse(%g) = %v, want %v", tt.d, got, tt.want)
+		}
+		if got < 0 || got > 1 {
+			t.Errorf("FootBotProximityResponse(%g) = %v, outside [0, 1]", tt.d, got)
+		}
+	}
+	// The curve is 1 at the threshold (to 1e-4) and decreases beyond it.
+	if v := entity.FootBotProximityResponse(0.009889556); math.Abs(v-1) > 1e-4 {
+		t.Errorf("at the threshold: %v, want about 1", v)
+	}
+	prev := 1.0
+	for d := 0.0; d <= 0.1; d += 0.0005 {
+		v := entity.FootBotProximityResponse(d)
+		if v > prev {
+			t.Fatalf("not decreasing at d=%g: %v after %v", d, v, prev)
+		}
+		prev = v
+	}
+}
+
+func TestEPuckProximityResponse(t *testing.T) {
+	poly := func(d float64) float64 { return 298.701*d*d - 36.8961*d + 1.08212 }
+	tests := []struct {
+		d, want float64
+	}{
+		{0, 1},     // 1.08212 clamped
+		{0.002, 1}, // 1.0094 clamped
+		{0.0025, poly(0.0025)},
+		{0.01, poly(0.01)},
+		{0.01, 0.7430291},
+		{0.03, poly(0.03)}, // 0.2443
+		{0.045, poly(0.045)},
+		{0.048, 0}, // the parabola is just below 0 here: clamped
+		{0.05, 0},  // -0.0159 clamped
+		{0.0500001, 0},
+		{0.06, 0}, // the parabola is negative, but d > 0.05 anyway
+		{0.08, 0}, // the parabola is positive again: cut off at 0.05
+		{0.1, 0},
+	}
+	for _, tt := range tests {
+		got := entity.EPuckProximityResponse(tt.d)
+		if math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("EPuckProximityResponse(%g) = %v, want %v", tt.d, got, tt.want)
+		}
+	}
+	for d := 0.0; d <= 0.12; d += 0.0001 {
+		if v := entity.EPuckProximityResponse(d); v < 0 || v > 1 {
+			t.Fatalf("EPuckProximityResponse(%g) = %v, outside [0, 1]", d, v)
+		}
+	}
+}
+
+func TestProximityAngles(t *testing.T) {
+	deg := func(d float64) float64 { return d * math.Pi / 180 }
+	var foot []float64
+	for i := range 24 {
+		a := 7.5 + 15*float64(i) // pi/24 + i*pi/12, in degrees
+		if a > 180 {
+			a -= 360
+		}
+		foot = append(foot, deg(a))
+	}
+	tests := []struct {
+		m    *entity.RobotModel
+		want []float64
+	}{
+		{entity.FootBot, foot},
+		{entity.EPuck, []float64{deg(17), deg(50), deg(90), deg(150), deg(-150), deg(-90), deg(-50), deg(-17)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.m.Type, func(t *testing.T) {
+			got := tt.m.Proximity.Angles
+			if len(got) != len(tt.want) {
+				t.Fatalf("%d angles, want %d", len(got), len(tt.want))
+			}
+			for i := range got {
+				if math.Abs(got[i]-tt.want[i]) > 1e-12 {
+					t.Errorf("angle %d = %v (%.4f deg), want %v", i, got[i], got[i]*180/math.Pi, tt.want[i])
+				}
+				if got[i] <= -math.Pi || got[i] > math.Pi {
+					t.Errorf("angle %d = %v, outside (-pi, pi]", i, got[i])
+				}
+			}
+		})
+	}
+	// Spot checks against the formula of ROBOTS.md.
+	if a := entity.FootBot.Proximity.Angles[0]; a != math.Pi/24 {
+		t.Errorf("foot-bot sensor 0 at %v, want pi/24", a)
+	}
+	if a := entity.FootBot.Proximity.Angles[12]; math.Abs(a-(math.Pi/24+math.Pi-2*math.Pi)) > 1e-15 {
+		t.Errorf("foot-bot sensor 12 at %v, want 25pi/24 - 2pi", a)
+	}
+}
+
+func TestModels(t *testing.T) {
+	tests := []struct {
+		m                            *entity.RobotModel
+		typ, tag                     string
+		radius, height, axle, wheelR float64
+		sensors, leds                int
+		response                     func(float64) float64
+	}{
+		{entity.FootBot, "foot-bot", ci.TagFootBotProximity, 0.085, 0.147, 0.14, 0.029, 24, 13, entity.FootBotProximityResponse},
+		{entity.EPuck, "e-puck", ci.TagEPuckProximity, 0.035, 0.086, 0.053, 0.0205, 8, 8, entity.EPuckProximityResponse},
+	}
+	for _, tt := range tests {
+		t.Run(tt.typ, func(t *testing.T) {
+			m := tt.m
+			if m.Type != tt.typ || m.Proximity.Tag != tt.tag {
+				t.Errorf("Type, tag = %q, %q; want %q, %q", m.Type, m.Proximity.Tag, tt.typ, tt.tag)
+			}
+			near := func(name string, got, want float64) {
+				if math.Abs(got-want) > 0.0005 {
+					t.Errorf("%s = %v, want %v", name, got, want)
+				}
+			}
+			near("Radius", m.Radius, tt.radius)
+			near("Height", m.Height, tt.height)
+			near("Axle", m.Axle, tt.axle)
+			near("WheelRadius", m.WheelRadius, tt.wheelR)
+			if m.Proximity.Range != 0.1 || m.Proximity.Height != 0.06 {
+				t.Errorf("proximity range, height = %v, %v; want 0.1, 0.06", m.Proximity.Range, m.Proximity.Height)
+			}
+			if len(m.Proximity.Angles) != tt.sensors || m.LEDs != tt.leds {
+				t.Errorf("%d sensors, %d LEDs; want %d, %d", len(m.Proximity.Angles), m.LEDs, tt.sensors, tt.leds)
+			}
+			for _, d := range []float64{0, 0.01, 0.03, 0.07} {
+				if got, want := m.Proximity.Response(d), tt.response(d); got != want {
+					t.Errorf("Response(%g) = %v, want %v", d, got, want)
+				}
+			}
+		})
+	}
+}

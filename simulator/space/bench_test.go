@@ -1,0 +1,87 @@
+package space_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+// benchArena is the scalability benchmark's world (BENCHMARKS.md): a
+// 41 m arena closed by 20 m walls and split into rooms by 9 m walls, with
+// n e-pucks at uniformly random poses that overlap nothing.
+func benchArena(tb testing.TB, n int) *space.Space {
+	tb.Helper()
+	s := space.New(ci.Vector3{Z: 0.5}, ci.Vector3{X: 41, Y: 41, Z: 1})
+	for _, w := range [][4]float64{
+		{-10, -20, 20, 0.1}, {10, -20, 20, 0.1}, {-10, 20, 20, 0.1}, {10, 20, 20, 0.1},
+		{-20, -10, 0.1, 20}, {-20, 10, 0.1, 20}, {20, -10, 0.1, 20}, {20, 10, 0.1, 20},
+		{0, -4.5, 0.1, 9}, {-4.5, 0, 9, 0.1}, {0, 4.5, 0.1, 9}, {4.5, 0, 9, 0.1},
+		{0, -15.5, 0.1, 9}, {-15.5, 0, 9, 0.1}, {0, 15.5, 0.1, 9}, {15.5, 0, 9, 0.1},
+	} {
+		s.Add(wall(w[0], w[1], w[2], w[3], 0.5, 0))
+	}
+	p := space.NewPlacement(s)
+	r := rand.New(rand.NewPCG(7, 8))
+	for range n {
+		for trial := 0; ; trial++ {
+			if trial == 1000 {
+				tb.Fatalf("cannot place %d e-pucks", n)
+			}
+			b := robot(-19.9+r.Float64()*39.8, -19.9+r.Float64()*39.8, epuckR, epuckH)
+			b.SetYaw(r.Float64() * 2 * math.Pi)
+			if p.Fits(&b) {
+				p.Insert(s.Add(b))
+				break
+			}
+		}
+	}
+	s.Reindex()
+	return s
+}
+
+// BenchmarkCastRay casts the 0.1 m proximity rays of randomly chosen
+// e-pucks among 10,000 (a few percent of them hit something).
+func BenchmarkCastRay(b *testing.B) {
+	s := benchArena(b, 10000)
+	type ray struct {
+		from, to ci.Vector2
+		self     int
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	rays := make([]ray, 4096)
+	for k := range rays {
+		i := 16 + r.IntN(len(s.Bodies)-16)
+		body := &s.Bodies[i]
+		a := r.Float64() * 2 * math.Pi
+		rays[k] = ray{body.Pos.Add(ci.FromPolar(body.Radius, a)), body.Pos.Add(ci.FromPolar(body.Radius+0.1, a)), i}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	hits := 0
+	for k := 0; b.Loop(); k++ {
+		q := &rays[k%len(rays)]
+		if _, hit := s.CastRay(q.from, q.to, 0.06, q.self); hit >= 0 {
+			hits++
+		}
+	}
+	b.ReportMetric(float64(hits)/float64(b.N), "hits/op")
+}
+
+// BenchmarkReindex rebuilds the index of n moving e-pucks, as the
+// simulator does every tick; the static walls are indexed once.
+func BenchmarkReindex(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			s := benchArena(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				s.Reindex()
+			}
+		})
+	}
+}
