@@ -14,6 +14,7 @@ import (
 	_ "github.com/argosgo/argos/controllers/diffusion"
 	_ "github.com/argosgo/argos/simulator/loop"
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
+	_ "github.com/argosgo/argos/simulator/physics/kinematics2d"
 	_ "github.com/argosgo/argos/simulator/render/text"
 )
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/simulator/config"
@@ -37,6 +38,7 @@ type Simulator struct {
 	failed  error
 	chunk   int
 	migrate []int
+	left    []bool
 }
 
 // robot is a simulated robot with its controller and devices.
@@ -198,26 +200,37 @@ func (s *Simulator) stopRobots() {
 	}
 }
 
-// migrateBodies hands every body that left its engine's region to the
-// first engine that contains it, in body order.
+// migrateBodies hands every body that left its engine to the first engine
+// that contains it, in body order. Which bodies left is checked in
+// parallel; the hand-over runs on this goroutine (engines create cp
+// bodies when they take one).
 func (s *Simulator) migrateBodies() error {
+	const chunk = 1024
 	for ei, e := range s.engines {
-		if e.Region() == nil {
+		if _, confined := e.(physics.Container); e.Region() == nil && !confined {
 			continue
 		}
+		bodies := e.Bodies()
+		n := len(bodies)
+		s.left = slices.Grow(s.left[:0], n)[:n]
+		s.pool.Run((n+chunk-1)/chunk, func(c int) {
+			for k := c * chunk; k < min((c+1)*chunk, n); k++ {
+				b := &s.sp.Bodies[bodies[k]]
+				s.left[k] = !physics.Contains(e, ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z})
+			}
+		})
 		s.migrate = s.migrate[:0]
-		for _, i := range e.Bodies() {
-			b := &s.sp.Bodies[i]
-			if !e.Region().Contains(ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z}) {
-				s.migrate = append(s.migrate, i)
+		for k, gone := range s.left {
+			if gone {
+				s.migrate = append(s.migrate, bodies[k])
 			}
 		}
 		for _, i := range s.migrate {
 			b := &s.sp.Bodies[i]
 			to := s.engineFor(b)
 			if to < 0 {
-				return fmt.Errorf("simulator: %s %q left physics engine %q at (%.3f, %.3f) and no engine contains it; make the engines' <boundaries> cover the whole arena",
-					b.Type, b.ID, e.ID(), b.Pos.X, b.Pos.Y)
+				return fmt.Errorf("simulator: %s %q left physics engine %q at (%.3f, %.3f, %.3f) and no engine contains it; make the engines' <boundaries> cover the whole arena",
+					b.Type, b.ID, e.ID(), b.Pos.X, b.Pos.Y, b.Z)
 			}
 			if to == ei {
 				continue

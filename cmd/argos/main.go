@@ -1,5 +1,8 @@
 // Command argos runs ARGoS experiments: argos -c FILE.argos.
 //
+// argos bench runs the scalability matrix of BENCHMARKS.md (argos bench
+// -h for its flags).
+//
 // Flags follow ARGoS 3 where they make sense:
 //
 //	-c, --config-file FILE   the experiment to run
@@ -34,6 +37,7 @@ import (
 	_ "github.com/argosgo/argos/controllers/diffusion"
 	_ "github.com/argosgo/argos/simulator/loop"
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
+	_ "github.com/argosgo/argos/simulator/physics/kinematics2d"
 	_ "github.com/argosgo/argos/simulator/render/text"
 )
 
@@ -51,6 +55,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			code = 2
 		}
 	}()
+	if len(args) > 0 && args[0] == "bench" {
+		return runBench(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("argos", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -71,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs.StringVar(&logFile, "log-file", "", "same as -l")
 	fs.StringVar(&logLevel, "log-level", "info", "log `level`: debug, info, warn, error")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: argos -c FILE.argos [-z] [--seed N] [--threads N]\n       argos -q NAME|all\n\n")
+		fmt.Fprintf(stderr, "usage: argos -c FILE.argos [-z] [--seed N] [--threads N]\n       argos -q NAME|all\n       argos bench [flags]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -17,6 +17,8 @@ type proximity struct {
 	noise    float64
 	ShowRays bool
 	readings []ci.ProximityReading
+	dirs     []ci.Vector2 // sensor directions in the robot's frame
+	cands    []int32      // scratch: bodies within reach of the rays
 }
 
 // proximityFactory builds the sensor for robots of model m (nil: any).
@@ -41,8 +43,10 @@ func proximityFactory(m *entity.RobotModel) Factory {
 			return nil, err
 		}
 		p.readings = make([]ci.ProximityReading, len(p.ring.Angles))
+		p.dirs = make([]ci.Vector2, len(p.ring.Angles))
 		for i, a := range p.ring.Angles {
 			p.readings[i].Angle = a
+			p.dirs[i] = ci.FromPolar(1, a)
 		}
 		return p, nil
 	}
@@ -52,18 +56,25 @@ var _ ci.Proximity = (*proximity)(nil)
 
 func (p *proximity) Readings() []ci.ProximityReading { return p.readings }
 
+// Update casts one ray per sensor. The bodies the rays can reach are
+// gathered once per robot; a robot with nothing in reach reads zeros
+// without casting.
 func (p *proximity) Update() {
 	b := p.r.B()
 	sp := p.r.Space
 	z := b.Z + p.ring.Height
 	inner, outer := b.Radius, b.Radius+p.ring.Range
-	for i, a := range p.ring.Angles {
-		s, c := math.Sincos(b.Yaw + a)
-		from := ci.Vector2{X: b.Pos.X + c*inner, Y: b.Pos.Y + s*inner}
-		to := ci.Vector2{X: b.Pos.X + c*outer, Y: b.Pos.Y + s*outer}
+	p.cands = sp.Nearby(b.Pos, outer, z, p.r.Body, p.cands[:0])
+	for i, d := range p.dirs {
 		v := 0.0
-		if t, hit := sp.CastRay(from, to, z, p.r.Body); hit >= 0 {
-			v = p.ring.Response(t * p.ring.Range)
+		if len(p.cands) > 0 {
+			// the sensor direction turned by the robot's heading
+			c, s := b.Cos*d.X-b.Sin*d.Y, b.Sin*d.X+b.Cos*d.Y
+			from := ci.Vector2{X: b.Pos.X + c*inner, Y: b.Pos.Y + s*inner}
+			to := ci.Vector2{X: b.Pos.X + c*outer, Y: b.Pos.Y + s*outer}
+			if t, hit := sp.CastRayAmong(p.cands, from, to); hit >= 0 {
+				v = p.ring.Response(t * p.ring.Range)
+			}
 		}
 		if p.noise > 0 {
 			v = math.Max(0, math.Min(1, v+p.noise*(2*p.r.Rand.Float64()-1)))

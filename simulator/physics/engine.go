@@ -71,8 +71,18 @@ type Factory func(node *config.Node, env Env) (Engine, error)
 // ("dynamics2d", ...).
 var Engines = ci.NewRegistry[Factory]("physics engine")
 
-// Contains reports whether point p lies in the engine's region.
+// Container is implemented by engines that take only some points of their
+// region, such as an engine confined to a plane.
+type Container interface {
+	Contains(p ci.Vector3) bool
+}
+
+// Contains reports whether point p belongs to the engine: to its Contains
+// method when it has one, else to its region.
 func Contains(e Engine, p ci.Vector3) bool {
+	if c, ok := e.(Container); ok {
+		return c.Contains(p)
+	}
 	r := e.Region()
 	return r == nil || r.Contains(p)
 }

@@ -67,8 +67,48 @@ func (b *Body) Heading() ci.Vector2 { return ci.Vector2{X: b.Cos, Y: b.Sin} }
 // Top returns the height of the top face.
 func (b *Body) Top() float64 { return b.Z + b.Height }
 
-// bounds returns the axis-aligned bounding box of the footprint.
+// Footprint is the cross-section of a body: its shape, placed and turned.
+// Engines use it to test poses a body does not have yet.
+type Footprint struct {
+	Shape    Shape
+	Radius   float64
+	Half     ci.Vector2
+	Pos      ci.Vector2
+	Cos, Sin float64
+}
+
+// Footprint returns the body's cross-section at its current pose.
+func (b *Body) Footprint() Footprint {
+	return Footprint{Shape: b.Shape, Radius: b.Radius, Half: b.Half, Pos: b.Pos, Cos: b.Cos, Sin: b.Sin}
+}
+
 func (b *Body) bounds() (lo, hi ci.Vector2) {
+	f := b.Footprint()
+	return f.bounds()
+}
+
+func (b *Body) toLocal(p ci.Vector2) ci.Vector2 {
+	f := b.Footprint()
+	return f.toLocal(p)
+}
+
+// Distance returns the distance from p to the body's footprint (0 inside).
+func (b *Body) Distance(p ci.Vector2) float64 {
+	f := b.Footprint()
+	return f.Distance(p)
+}
+
+// Contains reports whether p lies in the body's footprint.
+func (b *Body) Contains(p ci.Vector2) bool { return b.Distance(p) == 0 }
+
+// Gap is FootprintGap of the bodies' footprints.
+func Gap(a, b *Body) float64 {
+	fa, fb := a.Footprint(), b.Footprint()
+	return FootprintGap(&fa, &fb)
+}
+
+// bounds returns the axis-aligned bounding box of the footprint.
+func (b *Footprint) bounds() (lo, hi ci.Vector2) {
 	if b.Shape == Disc {
 		r := ci.Vector2{X: b.Radius, Y: b.Radius}
 		return b.Pos.Sub(r), b.Pos.Add(r)
@@ -80,13 +120,13 @@ func (b *Body) bounds() (lo, hi ci.Vector2) {
 }
 
 // toLocal maps a world point into the body's frame.
-func (b *Body) toLocal(p ci.Vector2) ci.Vector2 {
+func (b *Footprint) toLocal(p ci.Vector2) ci.Vector2 {
 	d := p.Sub(b.Pos)
 	return ci.Vector2{X: d.X*b.Cos + d.Y*b.Sin, Y: -d.X*b.Sin + d.Y*b.Cos}
 }
 
 // Distance returns the distance from p to the body's footprint (0 inside).
-func (b *Body) Distance(p ci.Vector2) float64 {
+func (b *Footprint) Distance(p ci.Vector2) float64 {
 	if b.Shape == Disc {
 		return math.Max(0, p.Sub(b.Pos).Length()-b.Radius)
 	}
@@ -97,12 +137,12 @@ func (b *Body) Distance(p ci.Vector2) float64 {
 }
 
 // Contains reports whether p lies in the footprint.
-func (b *Body) Contains(p ci.Vector2) bool { return b.Distance(p) == 0 }
+func (b *Footprint) Contains(p ci.Vector2) bool { return b.Distance(p) == 0 }
 
-// Gap returns the distance between the footprints of a and b, or, when
+// FootprintGap returns the distance between two footprints, or, when
 // they overlap, minus the depth of the overlap (how far one must move to
 // part them; zero when they touch). It is exact for every pair of shapes.
-func Gap(a, b *Body) float64 {
+func FootprintGap(a, b *Footprint) float64 {
 	switch {
 	case a.Shape == Disc && b.Shape == Disc:
 		return a.Pos.Sub(b.Pos).Length() - a.Radius - b.Radius
@@ -118,7 +158,7 @@ func Gap(a, b *Body) float64 {
 // When an axis separates them, the distance is that of the nearest corner
 // of one to the other (true of any two convex polygons); when none does,
 // the smallest overlap along an axis is the depth.
-func boxBoxGap(a, b *Body) float64 {
+func boxBoxGap(a, b *Footprint) float64 {
 	axes := [4]ci.Vector2{{X: a.Cos, Y: a.Sin}, {X: -a.Sin, Y: a.Cos}, {X: b.Cos, Y: b.Sin}, {X: -b.Sin, Y: b.Cos}}
 	depth := math.Inf(1)
 	for _, u := range axes {
@@ -132,13 +172,13 @@ func boxBoxGap(a, b *Body) float64 {
 }
 
 // extent returns the half length of a box's projection on the unit axis u.
-func (b *Body) extent(u ci.Vector2) float64 {
+func (b *Footprint) extent(u ci.Vector2) float64 {
 	return math.Abs(u.X*b.Cos+u.Y*b.Sin)*b.Half.X + math.Abs(-u.X*b.Sin+u.Y*b.Cos)*b.Half.Y
 }
 
 // cornerDistance returns the distance from the nearest corner of box b to
 // a's footprint.
-func cornerDistance(a, b *Body) float64 {
+func cornerDistance(a, b *Footprint) float64 {
 	hx := ci.Vector2{X: b.Cos * b.Half.X, Y: b.Sin * b.Half.X}
 	hy := ci.Vector2{X: -b.Sin * b.Half.Y, Y: b.Cos * b.Half.Y}
 	return math.Min(
@@ -146,7 +186,7 @@ func cornerDistance(a, b *Body) float64 {
 		math.Min(a.Distance(b.Pos.Sub(hx).Add(hy)), a.Distance(b.Pos.Sub(hx).Sub(hy))))
 }
 
-func boxDiscGap(box *Body, c ci.Vector2, r float64) float64 {
+func boxDiscGap(box *Footprint, c ci.Vector2, r float64) float64 {
 	l := box.toLocal(c)
 	dx := math.Abs(l.X) - box.Half.X
 	dy := math.Abs(l.Y) - box.Half.Y

@@ -52,22 +52,78 @@ func (g *grid) rangeXY(lo, hi ci.Vector2) (x0, y0, x1, y1 int) {
 
 // buildCentres indexes the selected bodies by the cell of their centre.
 func (g *grid) buildCentres(bodies []Body, sel []int32) {
+	g.buildPoints(len(sel), func(k int) ci.Vector2 { return bodies[sel[k]].Pos })
+	for i, k := range g.items {
+		g.items[i] = sel[k]
+	}
+}
+
+// buildPoints indexes points 0..n-1 by the cell they fall in.
+func (g *grid) buildPoints(n int, at func(k int) ci.Vector2) {
 	clear(g.start)
-	cells := g.scratchCells(len(sel))
-	for k, i := range sel {
-		x, y := g.cellXY(bodies[i].Pos)
+	cells := g.scratchCells(n)
+	for k := 0; k < n; k++ {
+		x, y := g.cellXY(at(k))
 		c := int32(y*g.nx + x)
 		cells[k] = c
 		g.start[c+1]++
 	}
 	g.prefix()
-	g.items = resize(g.items, len(sel))
+	g.items = resize(g.items, n)
 	fill := g.fillCursor()
-	for k, i := range sel {
+	for k := 0; k < n; k++ {
 		c := cells[k]
-		g.items[fill[c]] = i
+		g.items[fill[c]] = int32(k)
 		fill[c]++
 	}
+}
+
+// visit calls fn for the items of the cells covering [lo, hi] until fn
+// returns false, and reports whether it went through all of them.
+func (g *grid) visit(lo, hi ci.Vector2, fn func(i int) bool) bool {
+	x0, y0, x1, y1 := g.rangeXY(lo, hi)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			c := y*g.nx + x
+			for _, i := range g.items[g.start[c]:g.start[c+1]] {
+				if !fn(int(i)) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// PointGrid indexes a set of points (for example bodies in an engine's own
+// plane coordinates) for neighbour queries. Build it once per use; it
+// reuses its memory.
+type PointGrid struct {
+	g      grid
+	maxPad float64
+}
+
+// Build indexes points 0..n-1 at the positions at returns, with cells of
+// the given size (about the largest query radius).
+func (p *PointGrid) Build(n int, at func(k int) ci.Vector2, cell float64) {
+	lo := ci.Vector2{X: math.Inf(1), Y: math.Inf(1)}
+	hi := ci.Vector2{X: math.Inf(-1), Y: math.Inf(-1)}
+	for k := 0; k < n; k++ {
+		q := at(k)
+		lo = ci.Vector2{X: math.Min(lo.X, q.X), Y: math.Min(lo.Y, q.Y)}
+		hi = ci.Vector2{X: math.Max(hi.X, q.X), Y: math.Max(hi.Y, q.Y)}
+	}
+	if n == 0 {
+		lo, hi = ci.Vector2{}, ci.Vector2{}
+	}
+	p.g.init(lo, hi.Add(ci.Vector2{X: 1e-9, Y: 1e-9}), math.Max(cell, 1e-6))
+	p.g.buildPoints(n, at)
+}
+
+// Near calls fn for every point whose cell meets the box [lo, hi] (a
+// superset of the points inside it) until fn returns false.
+func (p *PointGrid) Near(lo, hi ci.Vector2, fn func(k int) bool) {
+	p.g.visit(lo, hi, fn)
 }
 
 // buildFootprints indexes the selected bodies in every cell their bounding

@@ -2,6 +2,7 @@ package space
 
 import (
 	"math"
+	"slices"
 
 	"github.com/argosgo/argos/ci"
 )
@@ -14,12 +15,17 @@ type Space struct {
 	// Removed and keeps the others' indices.
 	Bodies []Body
 
-	lo, hi      ci.Vector2
-	static      grid
-	mobile      grid
-	staticSel   []int32
-	mobileSel   []int32
-	maxMobileR  float64
+	lo, hi     ci.Vector2
+	static     grid
+	mobile     grid
+	staticSel  []int32
+	mobileSel  []int32
+	maxMobileR float64
+	// mpos and mrad are the position and radius of each item of the mobile
+	// grid, in grid order, so that neighbour filters read a few compact
+	// arrays instead of the whole Body of every nearby robot.
+	mpos        []ci.Vector2
+	mrad        []float64
 	staticDirty bool
 	cell        float64
 }
@@ -28,7 +34,9 @@ type Space struct {
 func New(center, size ci.Vector3) *Space {
 	h := ci.Vector2{X: size.X / 2, Y: size.Y / 2}
 	c := center.XY()
-	return &Space{Center: center, Size: size, lo: c.Sub(h), hi: c.Add(h), staticDirty: true}
+	s := &Space{Center: center, Size: size, lo: c.Sub(h), hi: c.Add(h), staticDirty: true}
+	s.Reindex() // queries work (and find nothing) before the first real Reindex
+	return s
 }
 
 // Add inserts a body and returns its handle. The index sees it after the
@@ -71,9 +79,11 @@ func (s *Space) Reindex() {
 		s.mobileSel = append(s.mobileSel, int32(i))
 		maxR = math.Max(maxR, b.Radius)
 	}
-	// Cells about the size of a robot plus a sensor range keep queries to a
-	// 3x3 block of cells.
-	cell := math.Max(2*maxR+0.1, 0.1)
+	// Cells of about a robot plus a sensor range keep a sensor's query to
+	// 2x2 or 3x3 cells without spreading a big arena over millions of
+	// cells; static bodies (walls) are few and long, so their grid is
+	// coarser.
+	cell := math.Max(2*maxR+0.15, 0.25)
 	if cell != s.cell {
 		s.cell = cell
 		s.staticDirty = true
@@ -81,6 +91,11 @@ func (s *Space) Reindex() {
 	s.maxMobileR = maxR
 	s.mobile.init(s.lo, s.hi, cell)
 	s.mobile.buildCentres(s.Bodies, s.mobileSel)
+	s.mpos = slices.Grow(s.mpos[:0], len(s.mobile.items))[:len(s.mobile.items)]
+	s.mrad = slices.Grow(s.mrad[:0], len(s.mobile.items))[:len(s.mobile.items)]
+	for k, i := range s.mobile.items {
+		s.mpos[k], s.mrad[k] = s.Bodies[i].Pos, s.Bodies[i].Radius
+	}
 	if s.staticDirty {
 		s.staticSel = s.staticSel[:0]
 		for i := range s.Bodies {
@@ -88,7 +103,7 @@ func (s *Space) Reindex() {
 				s.staticSel = append(s.staticSel, int32(i))
 			}
 		}
-		s.static.init(s.lo, s.hi, cell)
+		s.static.init(s.lo, s.hi, math.Max(4*cell, 1))
 		s.static.buildFootprints(s.Bodies, s.staticSel)
 		s.staticDirty = false
 	}
@@ -98,31 +113,16 @@ func (s *Space) Reindex() {
 // [lo, hi], until fn returns false. Static bodies spanning several cells
 // may be visited more than once; removed bodies never are.
 func (s *Space) Near(lo, hi ci.Vector2, fn func(i int) bool) {
-	g := &s.static
-	x0, y0, x1, y1 := g.rangeXY(lo, hi)
-	for y := y0; y <= y1; y++ {
-		for x := x0; x <= x1; x++ {
-			c := y*g.nx + x
-			for _, i := range g.items[g.start[c]:g.start[c+1]] {
-				if !fn(int(i)) {
-					return
-				}
-			}
-		}
+	if !s.static.visit(lo, hi, fn) {
+		return
 	}
 	r := ci.Vector2{X: s.maxMobileR, Y: s.maxMobileR}
-	g = &s.mobile
-	x0, y0, x1, y1 = g.rangeXY(lo.Sub(r), hi.Add(r))
-	for y := y0; y <= y1; y++ {
-		for x := x0; x <= x1; x++ {
-			c := y*g.nx + x
-			for _, i := range g.items[g.start[c]:g.start[c+1]] {
-				if !fn(int(i)) {
-					return
-				}
-			}
-		}
-	}
+	s.mobile.visit(lo.Sub(r), hi.Add(r), fn)
+}
+
+// NearStatic is Near restricted to static bodies.
+func (s *Space) NearStatic(lo, hi ci.Vector2, fn func(i int) bool) {
+	s.static.visit(lo, hi, fn)
 }
 
 // CastRay returns the first body hit by the segment from->to at height z,
@@ -202,4 +202,58 @@ func (s *Space) Overlapping(i int, tol float64) (int, bool) {
 		return true
 	})
 	return other, other >= 0
+}
+
+// Nearby appends to buf the bodies, other than ignore, whose footprint
+// comes within r of p and whose height range contains z, and returns it.
+// A sensor that casts several short rays from one robot gathers its
+// candidates once with Nearby and tests each ray with CastRayAmong.
+func (s *Space) Nearby(p ci.Vector2, r, z float64, ignore int, buf []int32) []int32 {
+	m := ci.Vector2{X: r, Y: r}
+	s.static.visit(p.Sub(m), p.Add(m), func(i int) bool {
+		b := &s.Bodies[i]
+		if i == ignore || !b.spans(z) || b.Distance(p) > r {
+			return true
+		}
+		for _, j := range buf { // long static bodies sit in several cells
+			if int(j) == i {
+				return true
+			}
+		}
+		buf = append(buf, int32(i))
+		return true
+	})
+	g := &s.mobile
+	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
+	x0, y0, x1, y1 := g.rangeXY(p.Sub(pad), p.Add(pad))
+	for y := y0; y <= y1; y++ {
+		for k := g.start[y*g.nx+x0]; k < g.start[y*g.nx+x1+1]; k++ {
+			d := s.mpos[k].Sub(p)
+			reach := r + s.mrad[k]
+			if d.X*d.X+d.Y*d.Y > reach*reach {
+				continue
+			}
+			i := int(g.items[k])
+			if i == ignore || !s.Bodies[i].spans(z) {
+				continue
+			}
+			buf = append(buf, int32(i))
+		}
+	}
+	return buf
+}
+
+// CastRayAmong is CastRay restricted to the candidate bodies (from
+// Nearby): the first one the segment from->to hits, and where.
+func (s *Space) CastRayAmong(cands []int32, from, to ci.Vector2) (t float64, hit int) {
+	t, hit = 2, -1
+	for _, i := range cands {
+		if ti, ok := s.Bodies[i].rayHit(from, to); ok && (ti < t || ti == t && int(i) < hit) {
+			t, hit = ti, int(i)
+		}
+	}
+	if hit < 0 {
+		return 1, -1
+	}
+	return t, hit
 }

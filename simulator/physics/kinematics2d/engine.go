@@ -1,0 +1,364 @@
+package kinematics2d
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+func init() {
+	physics.Engines.MustRegister("kinematics2d",
+		"First-order 2D kinematics: bodies move at the velocity they ask for and stop at obstacles, without forces, mass "+
+			"or friction; the fastest engine. Attributes: id (required), iterations (sub-steps per tick, default 1), "+
+			"perpendicular (x|y|z, default z) and distance (default 0) place its plane on the floor, a wall or the "+
+			"ceiling; <boundaries> (optional region).",
+		New)
+}
+
+// Engine is a kinematics2d engine. Build it with New.
+type Engine struct {
+	id         string
+	index      int
+	region     *physics.Prism
+	sp         *space.Space
+	iterations int
+	axis       int // 0: x, 1: y, 2: z
+	distance   float64
+
+	objs    []object
+	slot    []int32 // body handle -> object index, -1 when not owned
+	bodies  []int
+	grid    space.PointGrid
+	chunk   int
+	maxR    float64   // largest radius of the owned bodies
+	changed []bool    // per chunk: a proposal was withdrawn this round
+	reachOf []float64 // per chunk: the longest proposed move
+}
+
+// object is an owned body's state in the engine's plane.
+type object struct {
+	body     int
+	p        ci.Vector2 // plane coordinates
+	a        float64
+	cand     ci.Vector2 // proposed pose of this sub-step
+	candA    float64
+	cc, cs   float64 // cosine and sine of candA
+	moving   bool
+	withdraw bool
+	startP   ci.Vector2
+	startA   float64
+	reach    float64
+	fp       space.Footprint
+	vel      ci.Vector2
+	angVel   float64
+	prevP    ci.Vector2
+}
+
+// New builds an engine from its <kinematics2d> element.
+func New(n *config.Node, env physics.Env) (physics.Engine, error) {
+	if err := n.CheckAttrs("id", "iterations", "perpendicular", "distance"); err != nil {
+		return nil, err
+	}
+	id, err := n.String("id")
+	if err != nil {
+		return nil, err
+	}
+	it, err := n.IntOr("iterations", 1)
+	if err != nil {
+		return nil, err
+	}
+	if it < 1 {
+		return nil, n.Errorf("kinematics2d: iterations=%d: write a positive number of sub-steps per tick", it)
+	}
+	e := &Engine{id: id, index: env.Index, sp: env.Space, iterations: it, chunk: 512}
+	switch ax := n.StringOr("perpendicular", "z"); ax {
+	case "x":
+		e.axis = 0
+	case "y":
+		e.axis = 1
+	case "z":
+		e.axis = 2
+	default:
+		return nil, n.Errorf("kinematics2d: perpendicular=%q: use x, y or z (the axis the plane is perpendicular to)", ax)
+	}
+	if e.distance, err = n.FloatOr("distance", 0); err != nil {
+		return nil, err
+	}
+	for _, c := range n.Children {
+		if c.Name != "boundaries" {
+			return nil, c.Errorf("kinematics2d: unknown element <%s> in <kinematics2d>; only <boundaries> is allowed", c.Name)
+		}
+		if e.region, err = physics.ParseBoundaries(c); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// ID implements physics.Engine.
+func (e *Engine) ID() string { return e.id }
+
+// Region implements physics.Engine.
+func (e *Engine) Region() *physics.Prism { return e.region }
+
+// Bodies implements physics.Engine.
+func (e *Engine) Bodies() []int { return e.bodies }
+
+// Plane reports the axis (0 x, 1 y, 2 z) the plane is perpendicular to
+// and its distance from the origin.
+func (e *Engine) Plane() (axis int, distance float64) { return e.axis, e.distance }
+
+// Contains implements physics.Container: a point belongs to the engine
+// when it lies in its plane (and region).
+func (e *Engine) Contains(p ci.Vector3) bool {
+	c := [3]float64{p.X, p.Y, p.Z}[e.axis]
+	return math.Abs(c-e.distance) < 1e-6 && (e.region == nil || e.region.Contains(p))
+}
+
+// toPlane and fromPlane map arena coordinates of a body to the plane.
+func (e *Engine) toPlane(b *space.Body) ci.Vector2 {
+	switch e.axis {
+	case 0:
+		return ci.Vector2{X: b.Pos.Y, Y: b.Z}
+	case 1:
+		return ci.Vector2{X: b.Z, Y: b.Pos.X}
+	}
+	return b.Pos
+}
+
+func (e *Engine) fromPlane(b *space.Body, p ci.Vector2) {
+	switch e.axis {
+	case 0:
+		b.Pos, b.Z = ci.Vector2{X: e.distance, Y: p.X}, p.Y
+	case 1:
+		b.Pos, b.Z = ci.Vector2{X: p.Y, Y: e.distance}, p.X
+	default:
+		b.Pos, b.Z = p, e.distance
+	}
+}
+
+// AddStatic implements physics.Engine. The engine finds static obstacles
+// through the space's index, so there is nothing to record: in a
+// horizontal plane, static bodies spanning the plane's height block
+// bodies; other planes ignore them.
+func (e *Engine) AddStatic(int) error { return nil }
+
+// Add implements physics.Engine.
+func (e *Engine) Add(i int) error {
+	b := &e.sp.Bodies[i]
+	if !b.Movable {
+		return fmt.Errorf("kinematics2d: body %q is static; add it with AddStatic", b.ID)
+	}
+	if len(e.slot) < len(e.sp.Bodies) {
+		old := len(e.slot)
+		e.slot = append(e.slot, make([]int32, len(e.sp.Bodies)-old)...)
+		for k := old; k < len(e.slot); k++ {
+			e.slot[k] = -1
+		}
+	}
+	if e.slot[i] >= 0 {
+		return fmt.Errorf("kinematics2d: engine %q already owns body %q", e.id, b.ID)
+	}
+	p := e.toPlane(b)
+	o := object{body: i, p: p, a: b.Yaw, startP: p, startA: b.Yaw, fp: b.Footprint(), vel: b.Vel, angVel: b.AngVel}
+	o.fp.Pos = p
+	b.Engine = e.index
+	e.maxR = math.Max(e.maxR, b.Radius)
+	e.slot[i] = int32(len(e.objs))
+	e.objs = append(e.objs, o)
+	e.bodies = append(e.bodies, i)
+	return nil
+}
+
+// Remove implements physics.Engine.
+func (e *Engine) Remove(i int) {
+	if i >= len(e.slot) || e.slot[i] < 0 {
+		return
+	}
+	k := int(e.slot[i])
+	copy(e.objs[k:], e.objs[k+1:])
+	e.objs = e.objs[:len(e.objs)-1]
+	copy(e.bodies[k:], e.bodies[k+1:])
+	e.bodies = e.bodies[:len(e.bodies)-1]
+	e.slot[i] = -1
+	for j := k; j < len(e.objs); j++ {
+		e.slot[e.objs[j].body] = int32(j)
+	}
+}
+
+// Step implements physics.Engine.
+func (e *Engine) Step(dt float64, run physics.Runner) {
+	n := len(e.objs)
+	if n == 0 {
+		return
+	}
+	sub := dt / float64(e.iterations)
+	chunks := (n + e.chunk - 1) / e.chunk
+	if len(e.changed) < chunks {
+		e.changed = make([]bool, chunks)
+		e.reachOf = make([]float64, chunks)
+	}
+	for k := range e.objs {
+		e.objs[k].prevP = e.objs[k].p
+	}
+	for s := 0; s < e.iterations; s++ {
+		// 1. every body proposes its move from the same state
+		run.Run(chunks, func(c int) {
+			m := 0.0
+			for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
+				o := &e.objs[k]
+				e.propose(o, sub)
+				m = math.Max(m, o.reach)
+			}
+			e.reachOf[c] = m
+		})
+		maxReach := 0.0
+		for _, m := range e.reachOf[:chunks] {
+			maxReach = math.Max(maxReach, m)
+		}
+		// 2. withdraw colliding proposals until none changes
+		e.grid.Build(n, func(k int) ci.Vector2 { return e.objs[k].p }, math.Max(2*e.maxR+2*maxReach+1e-3, 0.25))
+		// Withdrawals only shrink the set of moving bodies, so this ends
+		// (in two or three rounds in practice).
+		for {
+			run.Run(chunks, func(c int) {
+				e.changed[c] = false
+				for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
+					o := &e.objs[k]
+					o.withdraw = o.moving && e.conflicts(k, e.maxR+maxReach)
+					e.changed[c] = e.changed[c] || o.withdraw
+				}
+			})
+			// Jacobi: withdrawals take effect together, after the round
+			if !slices.Contains(e.changed[:chunks], true) {
+				break
+			}
+			run.Run(chunks, func(c int) {
+				for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
+					if o := &e.objs[k]; o.withdraw {
+						o.moving = false
+						o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.fp.Cos, o.fp.Sin
+					}
+				}
+			})
+		}
+		// 3. accept what is left
+		run.Run(chunks, func(c int) {
+			for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
+				o := &e.objs[k]
+				o.p, o.a, o.fp.Cos, o.fp.Sin = o.cand, o.candA, o.cc, o.cs
+			}
+		})
+	}
+	for k := range e.objs {
+		o := &e.objs[k]
+		o.vel = o.p.Sub(o.prevP).Scale(1 / dt)
+		o.angVel = e.sp.Bodies[o.body].TargetW
+	}
+}
+
+// propose integrates the body's velocity along the arc for dt.
+func (e *Engine) propose(o *object, dt float64) {
+	b := &e.sp.Bodies[o.body]
+	v, w := b.TargetV, b.TargetW
+	o.reach = math.Abs(v) * dt
+	o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.fp.Cos, o.fp.Sin
+	o.moving = v != 0 || w != 0
+	if !o.moving {
+		return
+	}
+	da := w * dt
+	d := v * dt
+	if math.Abs(da) > 1e-12 {
+		// exact arc: chord length 2R sin(da/2) along the mid heading
+		d = 2 * v / w * math.Sin(da/2)
+	}
+	mid := o.a + da/2
+	o.cand = ci.Vector2{X: o.p.X + d*math.Cos(mid), Y: o.p.Y + d*math.Sin(mid)}
+	o.candA = o.a + da
+	o.cs, o.cc = math.Sincos(o.candA)
+}
+
+// conflicts reports whether object k's proposal makes it overlap another
+// proposal (or a static body) more than it did before the move.
+func (e *Engine) conflicts(k int, pad float64) bool {
+	o := &e.objs[k]
+	cand := o.fp
+	cand.Pos, cand.Cos, cand.Sin = o.cand, o.cc, o.cs
+	old := o.fp
+	old.Pos = o.p
+	hit := false
+	lo := ci.Vector2{X: o.cand.X - pad - o.fp.Radius, Y: o.cand.Y - pad - o.fp.Radius}
+	hi := ci.Vector2{X: o.cand.X + pad + o.fp.Radius, Y: o.cand.Y + pad + o.fp.Radius}
+	e.grid.Near(lo, hi, func(j int) bool {
+		if j == k {
+			return true
+		}
+		q := &e.objs[j]
+		other := q.fp
+		other.Pos, other.Cos, other.Sin = q.cand, q.cc, q.cs
+		if g := space.FootprintGap(&cand, &other); g < 0 {
+			before := q.fp
+			before.Pos = q.p
+			if g < space.FootprintGap(&old, &before) {
+				hit = true
+				return false
+			}
+		}
+		return true
+	})
+	if hit || e.axis != 2 {
+		return hit
+	}
+	e.sp.NearStatic(lo, hi, func(i int) bool {
+		b := &e.sp.Bodies[i]
+		if b.Z > e.distance || b.Top() < e.distance {
+			return true
+		}
+		s := b.Footprint()
+		if g := space.FootprintGap(&cand, &s); g < 0 && g < space.FootprintGap(&old, &s) {
+			hit = true
+			return false
+		}
+		return true
+	})
+	return hit
+}
+
+// Commit implements physics.Engine.
+func (e *Engine) Commit(run physics.Runner) {
+	n := len(e.objs)
+	run.Run((n+e.chunk-1)/e.chunk, func(c int) {
+		for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
+			o := &e.objs[k]
+			b := &e.sp.Bodies[o.body]
+			e.fromPlane(b, o.p)
+			b.SetYaw(ci.NormalizeAngle(o.a))
+			b.Vel, b.AngVel = o.vel, o.angVel
+		}
+	})
+}
+
+// Reset implements physics.Engine.
+func (e *Engine) Reset() {
+	for k := range e.objs {
+		o := &e.objs[k]
+		o.p, o.a, o.vel, o.angVel = o.startP, o.startA, ci.Vector2{}, 0
+		o.fp.Sin, o.fp.Cos = math.Sincos(o.a)
+		b := &e.sp.Bodies[o.body]
+		e.fromPlane(b, o.p)
+		b.SetYaw(o.a)
+		b.Vel, b.AngVel = ci.Vector2{}, 0
+	}
+}
+
+// Close implements physics.Engine.
+func (e *Engine) Close() error {
+	e.objs, e.bodies = nil, nil
+	return nil
+}

@@ -1,0 +1,227 @@
+package kinematics2d_test
+
+import (
+	"math"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/physics/kinematics2d"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+func engineNode(t testing.TB, attrs string) *config.Node {
+	t.Helper()
+	exp, err := config.Parse("k.argos", []byte(`<?xml version="1.0"?><argos-configuration>
+  <framework><experiment length="1" ticks_per_second="10"/></framework><controllers/><arena size="10,10,4"/>
+  <physics_engines><kinematics2d id="k" `+attrs+`/></physics_engines></argos-configuration>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exp.PhysicsEngines[0]
+}
+
+func newEngine(t testing.TB, sp *space.Space, attrs string) physics.Engine {
+	t.Helper()
+	e, err := kinematics2d.New(engineNode(t, attrs), physics.Env{Space: sp, TickLength: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func disc(x, y, yaw float64) space.Body {
+	b := space.Body{Shape: space.Disc, Radius: 0.035, Height: 0.086, Movable: true, Mass: 0.4,
+		Pos: ci.Vector2{X: x, Y: y}}
+	b.SetYaw(yaw)
+	return b
+}
+
+func wall(x, y, sx, sy float64) space.Body {
+	b := space.Body{Shape: space.Box, Half: ci.Vector2{X: sx / 2, Y: sy / 2}, Radius: math.Hypot(sx, sy) / 2, Height: 0.5,
+		Pos: ci.Vector2{X: x, Y: y}}
+	b.SetYaw(0)
+	return b
+}
+
+func tick(sp *space.Space, e physics.Engine, run physics.Runner) {
+	e.Step(0.1, run)
+	e.Commit(run)
+	sp.Reindex()
+}
+
+func TestLoneBodyFollowsItsVelocity(t *testing.T) {
+	sp := space.New(ci.Vector3{}, ci.Vector3{X: 10, Y: 10, Z: 4})
+	e := newEngine(t, sp, "")
+	i := sp.Add(disc(-1, 0, 0))
+	if err := e.Add(i); err != nil {
+		t.Fatal(err)
+	}
+	sp.Reindex()
+	b := &sp.Bodies[i]
+	b.TargetV = 0.1
+	for k := 0; k < 100; k++ {
+		tick(sp, e, physics.Serial{})
+	}
+	if math.Abs(b.Pos.X-0) > 1e-9 || math.Abs(b.Pos.Y) > 1e-9 {
+		t.Fatalf("after 10 s at 0.1 m/s from x=-1: at %v, want (0, 0)", b.Pos)
+	}
+	if math.Abs(b.Vel.X-0.1) > 1e-9 {
+		t.Fatalf("velocity %v, want 0.1 along x", b.Vel)
+	}
+	// a quarter circle of radius 0.5: v = 0.1, w = 0.2 for pi/2/0.2 s
+	b.TargetW = 0.2
+	start := b.Pos
+	ticks := int(math.Round(math.Pi / 2 / 0.2 / 0.1))
+	for k := 0; k < ticks; k++ {
+		tick(sp, e, physics.Serial{})
+	}
+	want := start.Add(ci.Vector2{X: 0.5 * math.Sin(0.2*float64(ticks)*0.1), Y: 0.5 * (1 - math.Cos(0.2*float64(ticks)*0.1))})
+	if b.Pos.Sub(want).Length() > 1e-9 {
+		t.Fatalf("arc ends at %v, want %v", b.Pos, want)
+	}
+}
+
+func TestBodiesStopAtObstaclesWithoutOverlap(t *testing.T) {
+	sp := space.New(ci.Vector3{}, ci.Vector3{X: 10, Y: 10, Z: 4})
+	e := newEngine(t, sp, `iterations="2"`)
+	w := sp.Add(wall(1, 0, 0.1, 2))
+	a := sp.Add(disc(0, 0, 0))    // drives into the wall
+	b := sp.Add(disc(-1, 0.5, 0)) // head-on with c
+	c := sp.Add(disc(-0.5, 0.5, math.Pi))
+	e.AddStatic(w)
+	for _, i := range []int{a, b, c} {
+		if err := e.Add(i); err != nil {
+			t.Fatal(err)
+		}
+		sp.Bodies[i].TargetV = 0.2
+	}
+	sp.Reindex()
+	for k := 0; k < 100; k++ {
+		tick(sp, e, physics.Serial{})
+		for _, i := range []int{a, b, c} {
+			if j, bad := sp.Overlapping(i, 1e-9); bad {
+				t.Fatalf("tick %d: body %d overlaps body %d", k, i, j)
+			}
+		}
+	}
+	if x := sp.Bodies[a].Pos.X; x < 1-0.05-0.035-0.021 || x > 1-0.05-0.035 {
+		t.Errorf("body against the wall stopped at x=%.4f; want within one move of contact at %.4f", x, 1-0.05-0.035)
+	}
+	if gap := space.Gap(&sp.Bodies[b], &sp.Bodies[c]); gap < 0 || gap > 0.021 {
+		t.Errorf("head-on bodies stopped %.4f m apart; want within one move of contact", gap)
+	}
+}
+
+// A body put inside another (by loop functions) may move away, never in.
+func TestOverlapNeverGrows(t *testing.T) {
+	sp := space.New(ci.Vector3{}, ci.Vector3{X: 10, Y: 10, Z: 4})
+	e := newEngine(t, sp, "")
+	a := sp.Add(disc(0, 0, 0))
+	b := sp.Add(disc(0.05, 0, math.Pi))
+	e.Add(a)
+	e.Add(b)
+	sp.Reindex()
+	sp.Bodies[a].TargetV = -0.1 // away from b
+	sp.Bodies[b].TargetV = 0.1  // into a
+	before := space.Gap(&sp.Bodies[a], &sp.Bodies[b])
+	tick(sp, e, physics.Serial{})
+	after := space.Gap(&sp.Bodies[a], &sp.Bodies[b])
+	if after < before-1e-12 {
+		t.Fatalf("overlap grew from %g to %g", before, after)
+	}
+	if sp.Bodies[a].Pos.X >= 0 {
+		t.Fatalf("the body moving away did not move (x=%g)", sp.Bodies[a].Pos.X)
+	}
+}
+
+type parallel struct{}
+
+func (parallel) Run(n int, job func(int)) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); job(i) }()
+	}
+	wg.Wait()
+}
+
+func TestSameResultsSerialAndParallel(t *testing.T) {
+	run := func(r physics.Runner) []ci.Vector2 {
+		sp := space.New(ci.Vector3{}, ci.Vector3{X: 6, Y: 6, Z: 4})
+		e := newEngine(t, sp, "")
+		rng := uint64(1)
+		next := func() float64 {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			return float64(rng>>11) / (1 << 53)
+		}
+		for k := 0; k < 2000; k++ {
+			i := sp.Add(disc(next()*5.8-2.9, next()*5.8-2.9, next()*6.28))
+			if _, bad := sp.Overlapping(i, 0); bad {
+				sp.Remove(i)
+				continue
+			}
+			sp.Reindex()
+			e.Add(i)
+			sp.Bodies[i].TargetV = 0.3
+			sp.Bodies[i].TargetW = next() - 0.5
+		}
+		sp.Reindex()
+		for k := 0; k < 30; k++ {
+			tick(sp, e, r)
+		}
+		var out []ci.Vector2
+		for _, b := range sp.Bodies {
+			out = append(out, b.Pos)
+		}
+		return out
+	}
+	a, b := run(physics.Serial{}), run(parallel{})
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("body %d: %v serial, %v parallel", i, a[i], b[i])
+		}
+	}
+}
+
+func TestPlanes(t *testing.T) {
+	sp := space.New(ci.Vector3{}, ci.Vector3{X: 10, Y: 10, Z: 10})
+	wallPlane := newEngine(t, sp, `perpendicular="x" distance="2"`)
+	c := wallPlane.(physics.Container)
+	if !c.Contains(ci.Vector3{X: 2, Y: 1, Z: 3}) || c.Contains(ci.Vector3{X: 0, Y: 1, Z: 3}) {
+		t.Fatal("a wall plane at x=2 must hold points with x=2 only")
+	}
+	b := disc(2, 0, 0) // on the wall at y=0, z=1
+	b.Z = 1
+	i := sp.Add(b)
+	wallPlane.Add(i)
+	sp.Reindex()
+	sp.Bodies[i].TargetV = 0.1 // along the plane's first axis: arena Y
+	tick(sp, wallPlane, physics.Serial{})
+	got := sp.Bodies[i]
+	if got.Pos.X != 2 || math.Abs(got.Pos.Y-0.01) > 1e-12 || got.Z != 1 {
+		t.Fatalf("body on the x=2 wall moved to (%g, %g, %g), want (2, 0.01, 1)", got.Pos.X, got.Pos.Y, got.Z)
+	}
+	ceiling := newEngine(t, sp, `perpendicular="z" distance="3"`)
+	if !physics.Contains(ceiling, ci.Vector3{X: 1, Y: 1, Z: 3}) || physics.Contains(ceiling, ci.Vector3{X: 1, Y: 1}) {
+		t.Fatal("a ceiling plane at z=3 must hold points with z=3 only")
+	}
+}
+
+func TestAttributeErrors(t *testing.T) {
+	for attrs, want := range map[string]string{
+		`iterations="0"`:    "iterations",
+		`iterations="x"`:    "iterations",
+		`perpendicular="w"`: "perpendicular",
+		`distance="far"`:    "distance",
+		`gravity="9.81"`:    "gravity",
+	} {
+		_, err := kinematics2d.New(engineNode(t, attrs), physics.Env{Space: space.New(ci.Vector3{}, ci.Vector3{X: 1, Y: 1, Z: 1})})
+		if err == nil || !strings.Contains(err.Error(), "k.argos:") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v; want one at k.argos:LINE mentioning %s", attrs, err, want)
+		}
+	}
+}
