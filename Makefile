@@ -33,7 +33,7 @@ deps-check:
 	@scripts/check-deps.sh
 
 fuzz:
-	$(GO) test -run=XXX -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./simulator/config/
+	$(GO) test -run=XXX -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./config/
 	$(GO) test -run=XXX -fuzz=FuzzNew -fuzztime=$(FUZZTIME) ./simulator/
 
 # The scalability matrix of BENCHMARKS.md: prints the BENCH lines.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/argosgo/argos/simulator"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 )
 
 // BenchmarkStep measures one tick of the scalability experiment (e-pucks

@@ -2,7 +2,7 @@ package simulator
 
 import (
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 )
 
 // LoopFunctions are hooks around each tick to measure and change the

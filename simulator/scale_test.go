@@ -9,7 +9,7 @@ import (
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/simulator"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 )
 
 // sensing records, per robot id, the largest proximity reading of the

@@ -31,7 +31,7 @@ import (
 	"time"
 
 	"github.com/argosgo/argos/simulator"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 	"github.com/sirupsen/logrus"
 
 	_ "github.com/argosgo/argos/controllers/diffusion"

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/entity"
 )
 

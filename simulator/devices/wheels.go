@@ -2,7 +2,7 @@ package devices
 
 import (
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/entity"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/entity"
 	"github.com/argosgo/argos/simulator/space"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/argosgo/argos/simulator"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/loop"
 
 	_ "github.com/argosgo/argos/controllers/diffusion"

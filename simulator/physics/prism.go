@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 )
 
 // Prism is a region of space: a polygon (counter-clockwise vertices) in

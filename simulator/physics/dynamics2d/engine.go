@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/physics"
 	"github.com/argosgo/argos/simulator/space"
 	"github.com/jakecoffman/cp/v2"

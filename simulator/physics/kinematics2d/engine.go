@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/physics"
 	"github.com/argosgo/argos/simulator/space"
 )

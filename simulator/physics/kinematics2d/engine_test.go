@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/physics"
 	"github.com/argosgo/argos/simulator/physics/kinematics2d"
 	"github.com/argosgo/argos/simulator/space"

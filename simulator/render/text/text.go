@@ -22,7 +22,7 @@ import (
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/simulator"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 )
 
 func init() {

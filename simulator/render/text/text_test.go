@@ -8,7 +8,7 @@ import (
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/simulator"
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
 	_ "github.com/argosgo/argos/simulator/render/text"

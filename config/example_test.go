@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/argosgo/argos/simulator/config"
+	"github.com/argosgo/argos/config"
 )
 
 const tiny = `<?xml version="1.0" ?>
