@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator"
 )
 
 // BenchmarkStep measures one tick of the scalability experiment (e-pucks

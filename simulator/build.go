@@ -87,8 +87,24 @@ func New(exp *config.Experiment, opt Options) (sim *Simulator, err error) {
 		}
 		s.engines = append(s.engines, e)
 	}
+	s.world = &entity.World{Space: s.sp}
 	for _, n := range exp.Media {
-		return nil, n.Errorf("simulator: medium <%s> is not available in this version; remove it from <media>", n.Name)
+		f, err := Media.Lookup(n.Name)
+		if err != nil {
+			return nil, n.Errorf("simulator: <media>: %v", err)
+		}
+		id, err := n.String("id")
+		if err != nil {
+			return nil, err
+		}
+		m, err := f(n, s.world)
+		if err != nil {
+			return nil, err
+		}
+		s.media = append(s.media, m)
+		if err := s.world.AddMedium(id, m); err != nil {
+			return nil, n.Errorf("simulator: %v", err)
+		}
 	}
 	if err := s.buildArena(); err != nil {
 		return nil, err
@@ -246,23 +262,30 @@ func (s *Simulator) distribute(n *config.Node, rng *mrand.Rand, place *space.Pla
 // addEntity puts a parsed entity in the arena.
 func (s *Simulator) addEntity(spec *entity.Spec, place *space.Placement) error {
 	if spec.Light != nil {
-		s.lights = append(s.lights, spec.Light)
+		s.world.Lights = append(s.world.Lights, spec.Light)
 		return nil
 	}
 	h := s.sp.Add(spec.Body)
-	place.Insert(h)
+	if place != nil {
+		place.Insert(h)
+	}
+	if s.byID == nil {
+		s.byID = map[string]int{}
+	}
+	s.byID[spec.ID] = h
 	if spec.Robot == nil {
 		return nil
 	}
 	r := &robot{
 		Robot: &entity.Robot{
 			ID: spec.ID, Model: spec.Robot, Index: len(s.robots), Body: h, Space: s.sp,
-			Rand: s.newRand(spec.ID), TickLength: s.tickLen,
+			Rand: s.newRand(spec.ID), TickLength: s.tickLen, World: s.world,
 		},
 		ctrlID: spec.ControllerID,
 		node:   spec.Node,
 	}
 	s.robots = append(s.robots, r)
+	s.world.Robots = append(s.world.Robots, r.Robot)
 	return nil
 }
 
@@ -280,79 +303,93 @@ func (s *Simulator) engineFor(b *space.Body) int {
 
 func (s *Simulator) assignEngines() error {
 	for i := range s.sp.Bodies {
-		b := &s.sp.Bodies[i]
-		if !b.Movable {
-			lo, hi := b.Pos.Sub(ci.Vector2{X: b.Radius, Y: b.Radius}), b.Pos.Add(ci.Vector2{X: b.Radius, Y: b.Radius})
-			for _, e := range s.engines {
-				if r := e.Region(); r != nil {
-					rlo, rhi := r.Bounds()
-					if hi.X < rlo.X || lo.X > rhi.X || hi.Y < rlo.Y || lo.Y > rhi.Y {
-						continue
-					}
-				}
-				if err := e.AddStatic(i); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		k := s.engineFor(b)
-		if k < 0 {
-			return fmt.Errorf("simulator: %s %q lies in no physics engine; add an engine or widen its <boundaries>", b.Type, b.ID)
-		}
-		if err := s.engines[k].Add(i); err != nil {
+		if err := s.assignEngine(i); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (s *Simulator) buildControllers() error {
-	byID := map[string]*config.Controller{}
-	for _, c := range s.exp.Controllers {
-		byID[c.ID] = c
+// assignEngine gives body i to the engine that contains it (a mobile
+// body) or to every engine whose region it touches (a static body).
+func (s *Simulator) assignEngine(i int) error {
+	b := &s.sp.Bodies[i]
+	if !b.Movable {
+		lo, hi := b.Pos.Sub(ci.Vector2{X: b.Radius, Y: b.Radius}), b.Pos.Add(ci.Vector2{X: b.Radius, Y: b.Radius})
+		for _, e := range s.engines {
+			if r := e.Region(); r != nil {
+				rlo, rhi := r.Bounds()
+				if hi.X < rlo.X || lo.X > rhi.X || hi.Y < rlo.Y || lo.Y > rhi.Y {
+					continue
+				}
+			}
+			if err := e.AddStatic(i); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
+	k := s.engineFor(b)
+	if k < 0 {
+		return fmt.Errorf("simulator: %s %q at (%g, %g, %g) lies in no physics engine; add an engine or widen its <boundaries>",
+			b.Type, b.ID, b.Pos.X, b.Pos.Y, b.Z)
+	}
+	return s.engines[k].Add(i)
+}
+
+func (s *Simulator) buildControllers() error {
 	for _, r := range s.robots {
-		c, ok := byID[r.ctrlID]
-		if !ok {
-			return r.node.Errorf("simulator: %s %q uses controller %q, which <controllers> does not define; use one of the ids there",
-				r.Model.Type, r.ID, r.ctrlID)
+		if err := s.buildController(r); err != nil {
+			return err
 		}
-		factory, err := ci.Controllers.Lookup(c.Label)
+	}
+	return nil
+}
+
+// buildController builds the devices of robot r and its controller, and
+// calls the controller's Init.
+func (s *Simulator) buildController(r *robot) error {
+	c := s.exp.FindController(r.ctrlID)
+	if c == nil {
+		return r.node.Errorf("simulator: %s %q uses controller %q, which <controllers> does not define; use one of the ids there",
+			r.Model.Type, r.ID, r.ctrlID)
+	}
+	factory, err := ci.Controllers.Lookup(c.Label)
+	if err != nil {
+		return c.Node.Errorf("simulator: %v", err)
+	}
+	r.sensors, r.actuators = map[string]any{}, map[string]any{}
+	r.sens, r.acts = nil, nil
+	for _, d := range c.Actuators {
+		dev, err := buildDevice(devices.Actuators, r.Robot, d)
 		if err != nil {
-			return c.Node.Errorf("simulator: %v", err)
+			return err
 		}
-		r.sensors, r.actuators = map[string]any{}, map[string]any{}
-		for _, d := range c.Actuators {
-			dev, err := buildDevice(devices.Actuators, r.Robot, d)
-			if err != nil {
-				return err
-			}
-			act, ok := dev.(devices.Actuator)
-			if !ok {
-				return d.Node.Errorf("simulator: actuator <%s> does not act", d.Tag)
-			}
-			r.actuators[d.Tag] = dev
-			r.acts = append(r.acts, act)
+		act, ok := dev.(devices.Actuator)
+		if !ok {
+			return d.Node.Errorf("simulator: actuator <%s> does not act", d.Tag)
 		}
-		for _, d := range c.Sensors {
-			dev, err := buildDevice(devices.Sensors, r.Robot, d)
-			if err != nil {
-				return err
-			}
-			sen, ok := dev.(devices.Sensor)
-			if !ok {
-				return d.Node.Errorf("simulator: sensor <%s> does not sense", d.Tag)
-			}
-			r.sensors[d.Tag] = dev
-			r.sens = append(r.sens, sen)
+		r.actuators[d.Tag] = dev
+		r.acts = append(r.acts, act)
+	}
+	for _, d := range c.Sensors {
+		dev, err := buildDevice(devices.Sensors, r.Robot, d)
+		if err != nil {
+			return err
 		}
-		r.label = c.Label
-		r.ctrl = factory()
-		r.params = c.Params
-		if err := r.ctrl.Init(handle{r}, c.Params); err != nil {
-			return fmt.Errorf("%s: simulator: controller %q of %s %q: %w", c.Node.Where(), c.ID, r.Model.Type, r.ID, err)
+		sen, ok := dev.(devices.Sensor)
+		if !ok {
+			return d.Node.Errorf("simulator: sensor <%s> does not sense", d.Tag)
 		}
+		r.sensors[d.Tag] = dev
+		r.sens = append(r.sens, sen)
+	}
+	r.label = c.Label
+	r.ctrl = factory()
+	r.params = c.Params
+	if err := r.ctrl.Init(handle{r}, c.Params); err != nil {
+		r.ctrl = nil
+		return fmt.Errorf("%s: simulator: controller %q of %s %q: %w", c.Node.Where(), c.ID, r.Model.Type, r.ID, err)
 	}
 	return nil
 }

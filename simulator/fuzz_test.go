@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator"
 )
 
 // FuzzNew builds and steps whatever experiment the parser accepts: bad

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator"
 
 	_ "github.com/argosgo/argos/controllers/diffusion"
 	_ "github.com/argosgo/argos/simulator/loop"

@@ -3,6 +3,8 @@ package simulator
 import (
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator/entity"
+	"github.com/argosgo/argos/simulator/physics"
 )
 
 // LoopFunctions are hooks around each tick to measure and change the
@@ -60,3 +62,20 @@ type VisualizationType struct {
 // Visualizations is the registry of visualizations by their tag under
 // <visualization>.
 var Visualizations = ci.NewRegistry[VisualizationType]("visualization")
+
+// Medium carries signals between robots (LEDs seen by cameras,
+// range-and-bearing messages, radio). Update runs in phase 3 of every tick,
+// after physics and before the robots sense; it may read the whole world
+// and split its work with run. Devices find a medium by its id through
+// entity.Medium.
+type Medium interface {
+	Update(run physics.Runner)
+	Reset()
+	Close() error
+}
+
+// MediumType builds a medium from its element under <media>.
+type MediumType func(node *config.Node, world *entity.World) (Medium, error)
+
+// Media is the registry of media by their tag under <media>.
+var Media = ci.NewRegistry[MediumType]("medium")

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator"
 )
 
 // sensing records, per robot id, the largest proximity reading of the

@@ -30,7 +30,9 @@ type Simulator struct {
 	sp      *space.Space
 	engines []physics.Engine
 	robots  []*robot
-	lights  []*entity.Light
+	world   *entity.World
+	media   []Medium
+	byID    map[string]int // entity id -> body handle
 	loop    LoopFunctions
 	vis     []Visualization
 	pool    *pool
@@ -54,6 +56,7 @@ type robot struct {
 	sens      []devices.Sensor
 	acts      []devices.Actuator
 	panic     any
+	removed   bool
 }
 
 // handle is what a controller sees of its robot.
@@ -98,7 +101,10 @@ func (s *Simulator) Logger() logrus.FieldLogger { return s.log }
 func (s *Simulator) Engines() []physics.Engine { return s.engines }
 
 // Lights returns the lights of the arena.
-func (s *Simulator) Lights() []*entity.Light { return s.lights }
+func (s *Simulator) Lights() []*entity.Light { return s.world.Lights }
+
+// World returns what devices and media read: space, lights, floor, media.
+func (s *Simulator) World() *entity.World { return s.world }
 
 // NumRobots returns the number of robots.
 func (s *Simulator) NumRobots() int { return len(s.robots) }
@@ -141,7 +147,10 @@ func (s *Simulator) Step() (err error) {
 		return err
 	}
 	s.sp.Reindex()
-	// 3. media: none yet.
+	// 3. media
+	for _, m := range s.media {
+		m.Update(s.pool)
+	}
 	// 4. loop functions
 	if s.loop != nil {
 		s.loop.PreStep()
@@ -162,7 +171,9 @@ func (s *Simulator) forRobots(fn func(r *robot)) {
 	n := len(s.robots)
 	s.pool.Run((n+chunk-1)/chunk, func(c int) {
 		for _, r := range s.robots[c*chunk : min((c+1)*chunk, n)] {
-			fn(r)
+			if !r.removed {
+				fn(r)
+			}
 		}
 	})
 }
@@ -297,8 +308,14 @@ func (s *Simulator) Reset() error {
 		e.Reset()
 	}
 	s.sp.Reindex()
+	for _, m := range s.media {
+		m.Reset()
+	}
 	var errs []error
 	for _, r := range s.robots {
+		if r.removed {
+			continue
+		}
 		r.Rand = s.newRand(r.ID)
 		r.panic = nil
 		r.SetWheels(0, 0)
@@ -321,7 +338,7 @@ func (s *Simulator) Close() error {
 	s.closed = true
 	var errs []error
 	for _, r := range s.robots {
-		if r.ctrl != nil {
+		if r.ctrl != nil && !r.removed {
 			errs = append(errs, r.ctrl.Destroy())
 		}
 	}
@@ -330,6 +347,9 @@ func (s *Simulator) Close() error {
 	}
 	for _, v := range s.vis {
 		errs = append(errs, v.Close())
+	}
+	for _, m := range s.media {
+		errs = append(errs, m.Close())
 	}
 	for _, e := range s.engines {
 		errs = append(errs, e.Close())

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator"
 )
 
 // ROBOTS.md: a foot-bot at (-0.5, 0) driven at (10, 10) cm/s with 10

@@ -30,8 +30,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator"
 	"github.com/sirupsen/logrus"
 
 	_ "github.com/argosgo/argos/controllers/diffusion"

@@ -26,6 +26,8 @@ type Robot struct {
 	LEDs []ci.Color
 	// TickLength is the duration of a tick in seconds.
 	TickLength float64
+	// World is the rest of the arena, for devices that sense it.
+	World *World
 }
 
 // B returns the robot's body.

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator"
 )
 
 func init() {

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/simulator/loop"
 
 	_ "github.com/argosgo/argos/controllers/diffusion"

@@ -9,6 +9,8 @@
 // and a gear joint (max bias 0) to a control body; movable boxes and
 // cylinders are dragged toward rest by the same constraint, which models
 // their friction on the floor; walls and fixed objects are static shapes.
+// Two bodies touch only where their height ranges meet (a robot passes
+// under a raised bar), as in the space's queries.
 // Each tick runs `iterations` (default 10) space steps of tick/iterations,
 // with `iterations` solver iterations each, as ARGoS does.
 //

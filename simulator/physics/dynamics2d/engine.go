@@ -44,7 +44,7 @@ type Engine struct {
 
 	bodies   []int
 	statics  []int
-	stepped  bool // the cp space has stepped once (cp warm-starts from then on)
+	prevSub  float64 // the last sub-step cp took, 0 before the first
 	chunk    int
 	cpList   []*object
 	freeList []*object
@@ -52,6 +52,9 @@ type Engine struct {
 	// forceCP hands every body to cp, never to the free integrator. Tests
 	// set it (export_test.go) to compare both paths.
 	forceCP bool
+	// heights: a body off the floor was added, and cp checks the height
+	// ranges of touching bodies (see meetVertically).
+	heights bool
 }
 
 type object struct {
@@ -156,9 +159,32 @@ func (e *Engine) AddStatic(i int) error {
 	}
 	sh.SetElasticity(0)
 	sh.SetFriction(staticFriction)
+	sh.UserData = i
+	e.checkHeights(b)
 	e.cps.AddShape(sh)
 	e.statics = append(e.statics, i)
 	return nil
+}
+
+// checkHeights installs meetVertically once a body that is off the floor
+// joins the engine. Bodies standing on the floor all meet vertically, and
+// a collision handler costs cp a few allocations per contact and step.
+func (e *Engine) checkHeights(b *space.Body) {
+	if b.Z != 0 && !e.heights {
+		e.heights = true
+		e.cps.NewCollisionHandler(0, 0).BeginFunc = e.meetVertically
+	}
+}
+
+// meetVertically is cp's begin callback for every pair of shapes: two
+// bodies touch only when their height ranges meet, as space.Crowded (which
+// hands bodies to cp) decides; otherwise a body would pass under a raised
+// obstacle while free and be stopped by it while cp steps it. cp ignores
+// a refused pair until the shapes separate; heights never change here.
+func (e *Engine) meetVertically(arb *cp.Arbiter, _ *cp.Space, _ any) bool {
+	sa, sb := arb.Shapes()
+	a, b := &e.sp.Bodies[sa.UserData.(int)], &e.sp.Bodies[sb.UserData.(int)]
+	return !(a.Z > b.Top() || b.Z > a.Top())
 }
 
 func boxVerts(h ci.Vector2) [4]cp.Vector {
@@ -198,6 +224,8 @@ func (e *Engine) Add(i int) error {
 	}
 	o.shape.SetElasticity(0)
 	o.shape.SetFriction(mobileFriction)
+	o.shape.UserData = i
+	e.checkHeights(b)
 	o.drive = drive{
 		body: o.cpb, maxF: b.MaxForce, maxT: b.MaxTorque,
 		mass: b.Mass, inert: moment, mInv: 1 / b.Mass, iInv: 1 / moment,
@@ -301,11 +329,17 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 	}
 	// 3. Step cp and the free bodies at the same time.
 	sub := dt / float64(e.iterations)
-	coef := 1.0
-	if !e.stepped {
-		coef = 0 // cp does not warm-start its very first step
+	if sub == 0 {
+		return // cp skips steps of zero length
 	}
-	e.stepped = true
+	// cp scales the warm start of a step by dt/(previous dt), and does not
+	// warm-start its very first step; the free bodies' first sub-step
+	// follows it (the others have the same length).
+	coef := 0.0
+	if e.prevSub != 0 {
+		coef = sub / e.prevSub
+	}
+	e.prevSub = sub
 	nFree := len(e.freeList)
 	freeChunks := (nFree + e.chunk - 1) / e.chunk
 	run.Run(1+freeChunks, func(c int) {
@@ -396,7 +430,7 @@ func (e *Engine) Reset() {
 		b.SetYaw(o.a)
 		b.Vel, b.AngVel = ci.Vector2{}, 0
 	}
-	e.stepped = false
+	e.prevSub = 0
 }
 
 // Close implements physics.Engine.

@@ -21,8 +21,8 @@ import (
 	"strconv"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator"
 )
 
 func init() {

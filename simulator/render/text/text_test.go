@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator"
 
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
 	_ "github.com/argosgo/argos/simulator/render/text"

@@ -1,0 +1,57 @@
+package entity
+
+import (
+	"fmt"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+// World is what devices may read besides their own robot: the space, the
+// lights, the floor and the media (LED, range-and-bearing, radio) by id.
+// It is written between ticks (set-up, media update, loop functions) and
+// only read during the sense phase.
+type World struct {
+	Space  *space.Space
+	Lights []*Light
+	// Floor gives the floor colour at a point; nil means a white floor.
+	Floor func(p ci.Vector2) ci.Color
+	// Robots are all robots, in arena order.
+	Robots []*Robot
+	media  map[string]any
+}
+
+// FloorColor returns the colour of the floor at p.
+func (w *World) FloorColor(p ci.Vector2) ci.Color {
+	if w.Floor == nil {
+		return ci.White
+	}
+	return w.Floor(p)
+}
+
+// AddMedium registers a medium under its id, for devices to find.
+func (w *World) AddMedium(id string, m any) error {
+	if w.media == nil {
+		w.media = map[string]any{}
+	}
+	if _, dup := w.media[id]; dup {
+		return fmt.Errorf("entity: two media have id %q; give each medium a unique id", id)
+	}
+	w.media[id] = m
+	return nil
+}
+
+// Medium returns the medium registered under id, as type T. Devices call
+// it when they are built, with the id their XML names (medium="rab").
+func Medium[T any](w *World, id string) (T, error) {
+	var zero T
+	m, ok := w.media[id]
+	if !ok {
+		return zero, fmt.Errorf("entity: no medium has id %q; declare it under <media>", id)
+	}
+	t, ok := m.(T)
+	if !ok {
+		return zero, fmt.Errorf("entity: medium %q is a %T, not the kind this device needs", id, m)
+	}
+	return t, nil
+}
