@@ -44,5 +44,7 @@ bench: build
 bench-quick:
 	$(GO) test -run=XXX -bench=. -benchmem ./...
 
+-include toolchains/robots.mk
+
 clean:
 	rm -rf $(BUILD)
