@@ -18,7 +18,20 @@ type World struct {
 	Floor func(p ci.Vector2) ci.Color
 	// Robots are all robots, in arena order.
 	Robots []*Robot
-	media  map[string]any
+	// Spots are coloured light spots projected on surfaces (laser pointers
+	// of flying robots), refreshed before the robots sense. Ground sensors
+	// and cameras see them.
+	Spots []Spot
+	media map[string]any
+}
+
+// Spot is a coloured light spot: where it lands (on the floor or on top of
+// a body), its radius in metres, its colour, and the robot that makes it.
+type Spot struct {
+	Pos    ci.Vector3
+	Radius float64
+	Color  ci.Color
+	Source int // index of the robot that projects it
 }
 
 // FloorColor returns the colour of the floor at p.
