@@ -39,8 +39,8 @@ type Engine interface {
 	Remove(i int)
 	// AddStatic makes static body i an obstacle for the engine's bodies.
 	AddStatic(i int) error
-	// Bodies returns the handles of the owned bodies, in the order they
-	// were added.
+	// Bodies returns the handles of the owned bodies, in an order that
+	// depends only on the sequence of Add and Remove calls.
 	Bodies() []int
 	// Step advances the engine by dt seconds. It may read the whole space
 	// but must not write it.

@@ -12,6 +12,9 @@ import (
 type Prism struct {
 	Vertices    []ci.Vector2
 	Bottom, Top float64
+	// convex is set by ParseBoundaries when the polygon is convex, which
+	// allows a faster Contains.
+	convex bool
 }
 
 // ParseBoundaries reads an engine's <boundaries> element:
@@ -84,6 +87,7 @@ func ParseBoundaries(n *config.Node) (*Prism, error) {
 	case a == 0:
 		return nil, n.Errorf("physics: <boundaries>: the vertices enclose no area; list the corners of the region counter-clockwise")
 	}
+	p.convex = p.isConvex()
 	return p, nil
 }
 
@@ -104,6 +108,18 @@ func (p *Prism) Contains(pt ci.Vector3) bool {
 		return false
 	}
 	q := pt.XY()
+	if p.convex {
+		// inside or on the border of a counter-clockwise convex polygon:
+		// on the left of (or on) every edge
+		n := len(p.Vertices)
+		for i, j := 0, n-1; i < n; j, i = i, i+1 {
+			a, b := p.Vertices[j], p.Vertices[i]
+			if b.Sub(a).Cross(q.Sub(a)) < -1e-12*math.Max(1, b.Sub(a).SquaredLength()) {
+				return false
+			}
+		}
+		return true
+	}
 	inside := false
 	n := len(p.Vertices)
 	for i, j := 0, n-1; i < n; j, i = i, i+1 {
@@ -119,6 +135,19 @@ func (p *Prism) Contains(pt ci.Vector3) bool {
 		}
 	}
 	return inside
+}
+
+// isConvex reports whether the polygon is convex and counter-clockwise
+// (every turn is to the left), the common case of engine regions.
+func (p *Prism) isConvex() bool {
+	n := len(p.Vertices)
+	for i := 0; i < n; i++ {
+		a, b, c := p.Vertices[i], p.Vertices[(i+1)%n], p.Vertices[(i+2)%n]
+		if b.Sub(a).Cross(c.Sub(b)) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func onSegment(q, a, b ci.Vector2) bool {

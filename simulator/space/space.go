@@ -26,6 +26,7 @@ type Space struct {
 	// arrays instead of the whole Body of every nearby robot.
 	mpos        []ci.Vector2
 	mrad        []float64
+	mz          [][2]float64 // bottom and top heights
 	staticDirty bool
 	cell        float64
 }
@@ -93,8 +94,10 @@ func (s *Space) Reindex() {
 	s.mobile.buildCentres(s.Bodies, s.mobileSel)
 	s.mpos = slices.Grow(s.mpos[:0], len(s.mobile.items))[:len(s.mobile.items)]
 	s.mrad = slices.Grow(s.mrad[:0], len(s.mobile.items))[:len(s.mobile.items)]
+	s.mz = slices.Grow(s.mz[:0], len(s.mobile.items))[:len(s.mobile.items)]
 	for k, i := range s.mobile.items {
-		s.mpos[k], s.mrad[k] = s.Bodies[i].Pos, s.Bodies[i].Radius
+		b := &s.Bodies[i]
+		s.mpos[k], s.mrad[k], s.mz[k] = b.Pos, b.Radius, [2]float64{b.Z, b.Z + b.Height}
 	}
 	if s.staticDirty {
 		s.staticSel = s.staticSel[:0]
@@ -234,7 +237,7 @@ func (s *Space) Nearby(p ci.Vector2, r, z float64, ignore int, buf []int32) []in
 				continue
 			}
 			i := int(g.items[k])
-			if i == ignore || !s.Bodies[i].spans(z) {
+			if i == ignore || z < s.mz[k][0] || z > s.mz[k][1] {
 				continue
 			}
 			buf = append(buf, int32(i))

@@ -38,6 +38,7 @@ type Engine struct {
 	maxR    float64   // largest radius of the owned bodies
 	changed []bool    // per chunk: a proposal was withdrawn this round
 	reachOf []float64 // per chunk: the longest proposed move
+	gone    [][]int32 // per chunk: proposals withdrawn in the last round
 }
 
 // object is an owned body's state in the engine's plane.
@@ -50,6 +51,7 @@ type object struct {
 	cc, cs   float64 // cosine and sine of candA
 	moving   bool
 	withdraw bool
+	check    bool // its proposal must be checked in this round
 	startP   ci.Vector2
 	startA   float64
 	reach    float64
@@ -175,20 +177,17 @@ func (e *Engine) Add(i int) error {
 	return nil
 }
 
-// Remove implements physics.Engine.
+// Remove implements physics.Engine. The last body takes the removed
+// one's place, so removal costs O(1) (migration removes bodies every tick).
 func (e *Engine) Remove(i int) {
 	if i >= len(e.slot) || e.slot[i] < 0 {
 		return
 	}
-	k := int(e.slot[i])
-	copy(e.objs[k:], e.objs[k+1:])
-	e.objs = e.objs[:len(e.objs)-1]
-	copy(e.bodies[k:], e.bodies[k+1:])
-	e.bodies = e.bodies[:len(e.bodies)-1]
+	k, last := int(e.slot[i]), len(e.objs)-1
+	e.objs[k], e.bodies[k] = e.objs[last], e.bodies[last]
+	e.slot[e.objs[k].body] = int32(k)
+	e.objs, e.bodies = e.objs[:last], e.bodies[:last]
 	e.slot[i] = -1
-	for j := k; j < len(e.objs); j++ {
-		e.slot[e.objs[j].body] = int32(j)
-	}
 }
 
 // Step implements physics.Engine.
@@ -202,17 +201,28 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 	if len(e.changed) < chunks {
 		e.changed = make([]bool, chunks)
 		e.reachOf = make([]float64, chunks)
+		e.gone = make([][]int32, chunks)
 	}
-	for k := range e.objs {
-		e.objs[k].prevP = e.objs[k].p
+	// each pass over the bodies runs in parallel chunks
+	each := func(fn func(o *object)) {
+		run.Run(chunks, func(c int) {
+			for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
+				fn(&e.objs[k])
+			}
+		})
 	}
 	for s := 0; s < e.iterations; s++ {
 		// 1. every body proposes its move from the same state
+		first := s == 0
 		run.Run(chunks, func(c int) {
 			m := 0.0
 			for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
 				o := &e.objs[k]
+				if first {
+					o.prevP = o.p
+				}
 				e.propose(o, sub)
+				o.check = o.moving
 				m = math.Max(m, o.reach)
 			}
 			e.reachOf[c] = m
@@ -221,44 +231,57 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 		for _, m := range e.reachOf[:chunks] {
 			maxReach = math.Max(maxReach, m)
 		}
-		// 2. withdraw colliding proposals until none changes
+		// 2. withdraw colliding proposals until none changes. Withdrawals
+		// only shrink the set of moving bodies, so this ends (in two or
+		// three rounds in practice). After the first round, only the
+		// moving neighbours of a withdrawn proposal can change their minds.
 		e.grid.Build(n, func(k int) ci.Vector2 { return e.objs[k].p }, math.Max(2*e.maxR+2*maxReach+1e-3, 0.25))
-		// Withdrawals only shrink the set of moving bodies, so this ends
-		// (in two or three rounds in practice).
+		pad := e.maxR + maxReach
 		for {
 			run.Run(chunks, func(c int) {
 				e.changed[c] = false
 				for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
 					o := &e.objs[k]
-					o.withdraw = o.moving && e.conflicts(k, e.maxR+maxReach)
+					o.withdraw = o.check && o.moving && e.conflicts(k, pad)
 					e.changed[c] = e.changed[c] || o.withdraw
 				}
 			})
-			// Jacobi: withdrawals take effect together, after the round
 			if !slices.Contains(e.changed[:chunks], true) {
 				break
 			}
+			// Jacobi: withdrawals take effect together, after the round
 			run.Run(chunks, func(c int) {
+				e.gone[c] = e.gone[c][:0]
 				for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
-					if o := &e.objs[k]; o.withdraw {
+					o := &e.objs[k]
+					o.check = false
+					if o.withdraw {
 						o.moving = false
 						o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.fp.Cos, o.fp.Sin
+						e.gone[c] = append(e.gone[c], int32(k))
 					}
 				}
 			})
+			m := ci.Vector2{X: 2*pad + e.maxR, Y: 2*pad + e.maxR}
+			for _, gone := range e.gone[:chunks] {
+				for _, k := range gone {
+					p := e.objs[k].p
+					e.grid.Near(p.Sub(m), p.Add(m), func(j int) bool {
+						e.objs[j].check = true
+						return true
+					})
+				}
+			}
 		}
 		// 3. accept what is left
-		run.Run(chunks, func(c int) {
-			for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
-				o := &e.objs[k]
-				o.p, o.a, o.fp.Cos, o.fp.Sin = o.cand, o.candA, o.cc, o.cs
+		last := s == e.iterations-1
+		each(func(o *object) {
+			o.p, o.a, o.fp.Cos, o.fp.Sin = o.cand, o.candA, o.cc, o.cs
+			if last {
+				o.vel = o.p.Sub(o.prevP).Scale(1 / dt)
+				o.angVel = e.sp.Bodies[o.body].TargetW
 			}
 		})
-	}
-	for k := range e.objs {
-		o := &e.objs[k]
-		o.vel = o.p.Sub(o.prevP).Scale(1 / dt)
-		o.angVel = e.sp.Bodies[o.body].TargetW
 	}
 }
 
@@ -300,6 +323,11 @@ func (e *Engine) conflicts(k int, pad float64) bool {
 			return true
 		}
 		q := &e.objs[j]
+		// discs around both footprints that do not meet: no contact
+		d := q.cand.Sub(o.cand)
+		if r := q.fp.Radius + o.fp.Radius; d.X*d.X+d.Y*d.Y > r*r {
+			return true
+		}
 		other := q.fp
 		other.Pos, other.Cos, other.Sin = q.cand, q.cc, q.cs
 		if g := space.FootprintGap(&cand, &other); g < 0 {
