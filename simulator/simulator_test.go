@@ -36,19 +36,7 @@ func finalPoses(t *testing.T, file string, threads int) [][3]float64 {
 		t.Fatal(err)
 	}
 	exp.LoopFunctions = nil // the bench line is not under test here
-	sim, err := simulator.New(exp, simulator.Options{Threads: intp(threads)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Close()
-	if err := sim.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	var out [][3]float64
-	for _, b := range sim.Space().Bodies {
-		out = append(out, [3]float64{b.Pos.X, b.Pos.Y, b.Yaw})
-	}
-	return out
+	return runToEnd(t, exp, threads)
 }
 
 // The same seed gives bit-identical final poses whatever the thread count.
