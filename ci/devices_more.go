@@ -138,9 +138,10 @@ type TurretEncoder interface {
 
 // DistanceReading is one measurement of a distance scanner: the angle of
 // the ray (radians, counter-clockwise from the front), the distance in
-// centimetres (ARGoS's unit) to what it hit (-1: nothing in range, -2:
-// closer than the minimum range) and whether it comes from a long-range
-// sensor (20-150 cm) or a short-range one (4-30 cm).
+// centimetres (ARGoS's unit) from the body's edge to what it hit (-1:
+// closer than the minimum range, -2: nothing in range, as ARGoS's
+// ci_footbot_distance_scanner_sensor.h says) and whether it comes from a
+// long-range sensor (20-150 cm) or a short-range one (4-30 cm).
 type DistanceReading struct {
 	Angle    float64
 	Distance float64

@@ -27,6 +27,14 @@ type Options struct {
 	Threads *int
 	// Headless skips interactive visualizations (argos -z).
 	Headless bool
+	// Metrics turns on the recording of metrics (Simulator.Metrics,
+	// ci.Metrics); whoever sets it drains them with TakeSamples after
+	// every tick. Off, recording costs nothing.
+	Metrics bool
+	// OutputDir is where recorders (the text visualization) write the
+	// files their elements name by a relative path; "" is the working
+	// directory. It must exist.
+	OutputDir string
 }
 
 // New builds a simulator for the experiment. On error nothing is left
@@ -38,7 +46,8 @@ func New(exp *config.Experiment, opt Options) (sim *Simulator, err error) {
 		l.SetOutput(discard{})
 		log = l
 	}
-	s := &Simulator{exp: exp, log: log}
+	s := &Simulator{exp: exp, log: log, outDir: opt.OutputDir}
+	s.metrics.on = opt.Metrics
 	defer func() {
 		if err != nil {
 			s.Close()
@@ -147,6 +156,7 @@ func New(exp *config.Experiment, opt Options) (sim *Simulator, err error) {
 	}
 	// Robots sense their starting surroundings and choose their first
 	// action, which the first tick applies.
+	s.updateWorld()
 	if err := s.senseControl(); err != nil {
 		return nil, err
 	}
@@ -261,6 +271,9 @@ func (s *Simulator) distribute(n *config.Node, rng *mrand.Rand, place *space.Pla
 
 // addEntity puts a parsed entity in the arena.
 func (s *Simulator) addEntity(spec *entity.Spec, place *space.Placement) error {
+	if spec.Setup != nil { // the floor
+		return spec.Setup(s.world)
+	}
 	if spec.Light != nil {
 		s.world.Lights = append(s.world.Lights, spec.Light)
 		return nil
@@ -279,26 +292,22 @@ func (s *Simulator) addEntity(spec *entity.Spec, place *space.Placement) error {
 	r := &robot{
 		Robot: &entity.Robot{
 			ID: spec.ID, Model: spec.Robot, Index: len(s.robots), Body: h, Space: s.sp,
-			Rand: s.newRand(spec.ID), TickLength: s.tickLen, World: s.world,
+			Rand: s.newRand(spec.ID), TickLength: s.tickLen, World: s.world, Node: spec.Node,
 		},
-		ctrlID: spec.ControllerID,
-		node:   spec.Node,
+		ctrlID:  spec.ControllerID,
+		node:    spec.Node,
+		metrics: robotMetrics{st: &s.metrics, id: spec.ID},
 	}
 	s.robots = append(s.robots, r)
 	s.world.Robots = append(s.world.Robots, r.Robot)
 	return nil
 }
 
-// engineFor returns the first engine whose region holds the body's
-// position, or -1.
+// engineFor returns the engine that takes the body (physics.EngineFor:
+// the first engine whose region holds the body's position, an engine
+// that models its kind before the generic ones), or -1.
 func (s *Simulator) engineFor(b *space.Body) int {
-	p := ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z}
-	for i, e := range s.engines {
-		if physics.Contains(e, p) {
-			return i
-		}
-	}
-	return -1
+	return physics.EngineFor(s.engines, b)
 }
 
 func (s *Simulator) assignEngines() error {

@@ -41,6 +41,10 @@ type Simulator struct {
 	chunk   int
 	migrate []int
 	left    []bool
+	metrics metricsState // metrics.go
+	outDir  string       // Options.OutputDir
+	coord   coordState   // coordinate.go
+	spots   spotSources  // spots.go
 }
 
 // robot is a simulated robot with its controller and devices.
@@ -57,6 +61,7 @@ type robot struct {
 	acts      []devices.Actuator
 	panic     any
 	removed   bool
+	metrics   robotMetrics // metrics.go
 }
 
 // handle is what a controller sees of its robot.
@@ -140,6 +145,10 @@ func (s *Simulator) Step() (err error) {
 			a.Apply()
 		}
 	})
+	// 1b. grips and other changes to the engines' structure
+	if err := s.coordinate(); err != nil {
+		return err
+	}
 	// 2. physics
 	s.pool.Run(len(s.engines), func(i int) { s.engines[i].Step(s.tickLen, s.pool) })
 	s.pool.Run(len(s.engines), func(i int) { s.engines[i].Commit(s.pool) })
@@ -148,9 +157,7 @@ func (s *Simulator) Step() (err error) {
 	}
 	s.sp.Reindex()
 	// 3. media
-	for _, m := range s.media {
-		m.Update(s.pool)
-	}
+	s.updateWorld()
 	// 4. loop functions
 	if s.loop != nil {
 		s.loop.PreStep()
@@ -176,6 +183,15 @@ func (s *Simulator) forRobots(fn func(r *robot)) {
 			}
 		}
 	})
+}
+
+// updateWorld refreshes what sensors read besides the bodies: the laser
+// spots, then the media (who sees which LED, who hears whom).
+func (s *Simulator) updateWorld() {
+	s.publishSpots() // spots.go
+	for _, m := range s.media {
+		m.Update(s.pool)
+	}
 }
 
 func (s *Simulator) senseControl() error {
@@ -319,11 +335,13 @@ func (s *Simulator) Reset() error {
 		r.Rand = s.newRand(r.ID)
 		r.panic = nil
 		r.SetWheels(0, 0)
+		r.resetDevices() // coordinate.go
 		r.ctrl.Reset()
 	}
 	if s.loop != nil {
 		errs = append(errs, s.loop.Reset())
 	}
+	s.updateWorld()
 	errs = append(errs, s.senseControl(), s.draw())
 	return errors.Join(errs...)
 }

@@ -14,6 +14,17 @@
 //	-l, --log-file FILE      write the log to FILE instead of stderr
 //	--log-level LEVEL        debug, info (default), warn, error
 //
+// Watching and measuring (see README.md):
+//
+//	--viz web                a viewer in the browser (--viz-addr 127.0.0.1:8080)
+//	--out DIR                a run folder: experiment as run, command, log, metrics.csv
+//	--parquet                also metrics.parquet in the run folder
+//	--frames DIR             PNG top views every --frames-every ticks
+//	--video FILE.mp4         the frames assembled by ffmpeg
+//	--progress MODE          auto (default), bar, log, off
+//
+// argos plot RUN_DIR draws the metrics of a run folder as PNG plots.
+//
 // The exit status is 0 on success, 1 on any error (one message on stderr),
 // 130 when interrupted by a signal (partial results are flushed).
 package main
@@ -35,10 +46,18 @@ import (
 	"github.com/sirupsen/logrus"
 
 	_ "github.com/argosgo/argos/controllers/diffusion"
+	_ "github.com/argosgo/argos/controllers/eyebot_hover"
+	_ "github.com/argosgo/argos/controllers/flocking"
+	_ "github.com/argosgo/argos/controllers/foraging"
+	_ "github.com/argosgo/argos/controllers/gripping"
+	_ "github.com/argosgo/argos/controllers/synchronization"
 	_ "github.com/argosgo/argos/simulator/loop"
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
 	_ "github.com/argosgo/argos/simulator/physics/kinematics2d"
+	_ "github.com/argosgo/argos/simulator/physics/pointmass3d"
+	_ "github.com/argosgo/argos/simulator/render/frames"
 	_ "github.com/argosgo/argos/simulator/render/text"
+	_ "github.com/argosgo/argos/simulator/render/web"
 )
 
 func main() {
@@ -57,6 +76,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}()
 	if len(args) > 0 && args[0] == "bench" {
 		return runBench(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "plot" {
+		return runPlot(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("argos", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -77,8 +99,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs.StringVar(&logFile, "l", "", "write the log to `file`")
 	fs.StringVar(&logFile, "log-file", "", "same as -l")
 	fs.StringVar(&logLevel, "log-level", "info", "log `level`: debug, info, warn, error")
+	outs := &outputs{args: append([]string{"argos"}, args...), stderr: stderr}
+	outs.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: argos -c FILE.argos [-z] [--seed N] [--threads N]\n       argos -q NAME|all\n       argos bench [flags]\n\n")
+		fmt.Fprintf(stderr, "usage: argos -c FILE.argos [-z] [--seed N] [--threads N] [--viz web] [--out DIR] [--frames DIR] [--video FILE.mp4]\n       argos -q NAME|all\n       argos plot RUN_DIR\n       argos bench [flags]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -102,6 +126,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stderr, "argos: no experiment given; run argos -c FILE.argos (or argos -q all to list what is available)")
 		return 1
 	}
+	if err := outs.check(headless); err != nil {
+		fmt.Fprintf(stderr, "argos: %v\n", err)
+		return 1
+	}
 	log := logrus.New()
 	log.SetOutput(stderr)
 	lvl, err := logrus.ParseLevel(logLevel)
@@ -118,6 +146,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 		defer f.Close()
 		log.SetOutput(f)
+		outs.logFile = f
 	}
 	opt := simulator.Options{Logger: log, Headless: headless}
 	set := map[string]bool{}
@@ -130,7 +159,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := runExperiment(ctx, file, opt, log); err != nil {
+	if err := runExperiment(ctx, file, opt, log, outs); err != nil {
 		if errors.Is(err, errInterrupted) {
 			fmt.Fprintln(stderr, "argos: interrupted; results of the ticks done are written")
 			return 130
@@ -141,31 +170,57 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return 0
 }
 
-func runExperiment(ctx context.Context, file string, opt simulator.Options, log *logrus.Logger) (err error) {
+func runExperiment(ctx context.Context, file string, opt simulator.Options, log *logrus.Logger, outs *outputs) (err error) {
 	start := time.Now()
 	exp, err := config.Load(file)
 	if err != nil {
 		return err
 	}
-	sim, err := simulator.New(exp, opt)
+	ro, err := outs.prepare(exp, &opt, log)
 	if err != nil {
 		return err
 	}
+	sim, err := simulator.New(exp, opt)
+	if err != nil {
+		if ro.folder != nil {
+			log.Error(err)
+		}
+		if ro.logF != nil {
+			ro.logF.Close()
+		}
+		return err
+	}
+	closed := false
 	defer func() {
-		if cerr := sim.Close(); err == nil && cerr != nil {
-			err = cerr
+		if !closed {
+			sim.Close()
 		}
 	}()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	if err := outs.attach(ro, sim, file, data, opt.Threads); err != nil {
+		return err
+	}
 	setup := time.Since(start)
 	log.Infof("%s: %d robots, %d engines, %d threads, seed %d; set-up took %.3f s",
 		file, sim.NumRobots(), len(sim.Engines()), sim.Threads(), sim.Seed(), setup.Seconds())
 	loopStart := time.Now()
-	err = sim.Run(ctx)
+	err = sim.Execute(ctx)
 	wall := time.Since(loopStart).Seconds()
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		err = errInterrupted
+	}
+	closed = true
+	if cerr := sim.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
 	simTime := float64(sim.Tick()) * sim.TickLength()
 	log.Infof("ran %d ticks (%.1f s simulated) in %.3f s: %.2fx real time", sim.Tick(), simTime, wall, simTime/max(wall, 1e-9))
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return errInterrupted
+	stopped := ctx.Err() != nil && !sim.Finished()
+	if ferr := outs.finish(ro, sim, err, stopped, log); err == nil && ferr != nil {
+		err = ferr
 	}
 	return err
 }

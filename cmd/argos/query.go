@@ -35,6 +35,7 @@ func sections() []section {
 		{"entities", entriesOf(entity.Types)},
 		{"physics engines", entriesOf(physics.Engines)},
 		{"loop functions", entriesOf(simulator.LoopFunctionsTypes)},
+		{"media", entriesOf(simulator.Media)},
 		{"visualizations", entriesOf(simulator.Visualizations)},
 	}
 }

@@ -46,7 +46,8 @@ func init() {
 			"Attributes: noise_std_dev (cm/s, Gaussian noise added to each wheel), noise_factor_avg and noise_factor_stddev (Gaussian factor).",
 		newWheels)
 	Sensors.MustRegister(ci.TagDifferentialSteering,
-		"Wheel encoders: wheel speeds (cm/s), distance each wheel covered in the last tick (cm), axle length (ci.DifferentialSteeringSensor).",
+		"Wheel encoders: wheel speeds (cm/s), distance each wheel covered in the last tick (cm), axle length (ci.DifferentialSteeringSensor). "+
+			"Attributes: vel_noise_range and dist_noise_range (\"min:max\", uniform noise added to the speeds in cm/s and the distances in cm, as ARGoS).",
 		newEncoders)
 	Sensors.MustRegister(ci.TagFootBotProximity,
 		"The foot-bot's 24 infrared proximity sensors (ci.Proximity): 0.1 m rays from the body edge at 0.06 m, ARGoS's response curve. "+
@@ -59,7 +60,8 @@ func init() {
 		"The proximity ring of whatever robot declares it (ci.Proximity). Attributes: noise_level, show_rays.",
 		proximityFactory(nil))
 	Sensors.MustRegister(ci.TagPositioning,
-		"The robot's position and orientation in the arena (ci.Positioning).",
+		"The robot's position and orientation in the arena (ci.Positioning). Attributes (ARGoS's uniform noise, \"min:max\"): "+
+			"pos_noise_range (m, on each coordinate), angle_noise_range (degrees) and axis_noise_range, on the angle and axis of the orientation.",
 		newPositioning)
 	Actuators.MustRegister(ci.TagLEDs,
 		"The robot's RGB LEDs (ci.LEDs): 13 on a foot-bot (12 on the ring, then the beacon), 8 on an e-puck. Attribute: medium.",

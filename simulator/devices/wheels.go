@@ -63,13 +63,23 @@ func (w *wheels) noisy(v float64) float64 {
 type encoders struct {
 	r       *entity.Robot
 	reading ci.DifferentialSteeringReading
+	// ARGoS's uniform noise on the speeds (cm/s) and distances (cm)
+	vel, dist [2]float64
 }
 
 func newEncoders(r *entity.Robot, n *config.Node) (any, error) {
-	if err := n.CheckAttrs("implementation"); err != nil {
+	if err := n.CheckAttrs("implementation", "vel_noise_range", "dist_noise_range"); err != nil {
 		return nil, err
 	}
-	return &encoders{r: r}, nil
+	e := &encoders{r: r}
+	var err error
+	if e.vel[0], e.vel[1], err = noiseRange(n, "vel_noise_range"); err != nil {
+		return nil, err
+	}
+	if e.dist[0], e.dist[1], err = noiseRange(n, "dist_noise_range"); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 var _ ci.DifferentialSteeringSensor = (*encoders)(nil)
@@ -80,6 +90,13 @@ func (e *encoders) Update() {
 		VelocityLeft: l, VelocityRight: r,
 		CoveredDistanceLeft: l * e.r.TickLength, CoveredDistanceRight: r * e.r.TickLength,
 		WheelAxisLength: e.r.Model.Axle * 100,
+	}
+	if e.vel[1] > e.vel[0] || e.dist[1] > e.dist[0] {
+		rd := &e.reading
+		rd.VelocityLeft += uniform(e.r, e.vel[0], e.vel[1])
+		rd.VelocityRight += uniform(e.r, e.vel[0], e.vel[1])
+		rd.CoveredDistanceLeft += uniform(e.r, e.dist[0], e.dist[1])
+		rd.CoveredDistanceRight += uniform(e.r, e.dist[0], e.dist[1])
 	}
 }
 

@@ -21,6 +21,24 @@ type RobotModel struct {
 	Proximity ProximityRing
 	// LEDs is the number of LEDs the leds actuator drives.
 	LEDs int
+
+	// The rest of the equipment (equipment.go); zero values mean the
+	// model lacks the device.
+
+	// LEDMounts place the LEDs on the body (len LEDs); LEDsOnTurret turns
+	// them with the turret (foot-bot).
+	LEDMounts    []Mount
+	LEDsOnTurret bool
+	// Light is the ring of light sensors.
+	Light LightRing
+	// Ground are the downward-looking floor sensors, in reading order.
+	Ground []GroundSensor
+	// RAB is the range-and-bearing board.
+	RAB RABBoard
+	// OmniCamera is the omnidirectional camera.
+	OmniCamera Camera
+	// Gripper is the gripper on the turret (foot-bot).
+	Gripper *Gripper
 }
 
 // ProximityRing is a ring of infrared proximity sensors: one ray per
@@ -45,6 +63,14 @@ var FootBot = &RobotModel{
 		Response: FootBotProximityResponse,
 	},
 	LEDs: 13, // 12 on the ring and the beacon
+	// ARGoS 3's footbot_entity.cpp.
+	LEDMounts:    footBotLEDs(),
+	LEDsOnTurret: true,
+	Light:        LightRing{Tag: ci.TagFootBotLight, Angles: footBotProximityAngles(), Radius: 0.085036758, Height: 0.06},
+	Ground:       footBotGround(),
+	RAB:          RABBoard{Range: 3, DataSize: 10, Height: 0.1},
+	OmniCamera:   Camera{Height: 0.288699733, Aperture: ci.Radians(70)},
+	Gripper:      &Gripper{Height: 0.085, Reach: 0.01},
 }
 
 // EPuck is the e-puck model.
@@ -57,6 +83,13 @@ var EPuck = &RobotModel{
 		Response: EPuckProximityResponse,
 	},
 	LEDs: 8,
+	// ARGoS 3's epuck_entity.cpp.
+	LEDMounts: ledRing(8, math.Pi/16, 0.035+0.007, 0.086),
+	Light:     LightRing{Tag: ci.TagEPuckLight, Angles: ringAngles(8, math.Pi/8), Radius: 0.035, Height: 0.06},
+	Ground: []GroundSensor{
+		{Offset: ci.Vector2{X: 0.03, Y: -0.009}}, {Offset: ci.Vector2{X: 0.03}}, {Offset: ci.Vector2{X: 0.03, Y: 0.009}},
+	},
+	RAB: RABBoard{Range: 0.8, DataSize: 2, Height: 0.086},
 }
 
 func footBotProximityAngles() []float64 {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/space"
 )
 
@@ -28,6 +29,16 @@ type Robot struct {
 	TickLength float64
 	// World is the rest of the arena, for devices that sense it.
 	World *World
+	// Node is the robot's element in the arena (<foot-bot id="...">), for
+	// devices that read the robot's attributes (rab_range) and children
+	// (<battery>); nil for robots built by hand.
+	Node *config.Node
+	// Turret is the rotation of the robot's turret relative to its body
+	// (radians, counter-clockwise), written by the turret actuator; the
+	// gripper and a foot-bot's LEDs turn with it.
+	Turret float64
+	// Scanner is the state of the distance scanner.
+	Scanner Scanner
 }
 
 // B returns the robot's body.

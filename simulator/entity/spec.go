@@ -21,6 +21,9 @@ type Spec struct {
 	ControllerID string
 	// Light is set for lights.
 	Light *Light
+	// Setup is set for entities that change the world rather than add a
+	// body or a light (the floor): the simulator calls it instead.
+	Setup func(w *World) error
 	Node  *config.Node
 	// Posed says the element had its own pose (<body> or a light's
 	// position); templates of <distribute> have none.
@@ -42,11 +45,20 @@ type Parser func(n *config.Node) (*Spec, error)
 var Types = ci.NewRegistry[Parser]("entity")
 
 func init() {
-	Types.MustRegister("box", "A box: id, size=\"x,y,z\" (m), movable=\"true|false\", mass (kg, movable only, default 1); <body position=\"x,y,z\" orientation=\"z,y,x\"/> (degrees).", parseBox)
-	Types.MustRegister("cylinder", "A cylinder: id, radius, height (m), movable=\"true|false\", mass (kg, movable only, default 1); <body position orientation/>.", parseCylinder)
-	Types.MustRegister("light", "A light: id, position=\"x,y,z\", orientation, color (name or r,g,b), intensity (default 1), medium.", parseLight)
-	Types.MustRegister("foot-bot", "The foot-bot (marXbot): id; <body position orientation/>; <controller config=\"ID\"/>. Radius 0.085 m, 24 proximity sensors, 13 LEDs.", robotParser(FootBot))
-	Types.MustRegister("e-puck", "The e-puck: id; <body position orientation/>; <controller config=\"ID\"/>. Radius 0.035 m, 8 proximity sensors, 8 LEDs.", robotParser(EPuck))
+	Types.MustRegister("box", "A box: id, size=\"x,y,z\" (m), movable=\"true|false\", mass (kg, movable only, default 1); <body position=\"x,y,z\" orientation=\"z,y,x\"/> (degrees). "+
+		"A movable box is pushed by robots (its friction on the floor is a drag of at most 1.49 N) and is grippable.", parseBox)
+	Types.MustRegister("cylinder", "A cylinder: id, radius, height (m), movable=\"true|false\", mass (kg, movable only, default 1); <body position orientation/>. "+
+		"A movable cylinder is pushed by robots and is grippable: the prey of foraging and gripping experiments.", parseCylinder)
+	Types.MustRegister("light", "A light: id, position=\"x,y,z\", orientation, color (name or r,g,b), intensity (default 1; light sensors scale distances by it), "+
+		"medium (accepted; every light shows in every <led> medium, so cameras see it as a blob of its colour).", parseLight)
+	Types.MustRegister("foot-bot", "The foot-bot (marXbot): id; <body position orientation/>; <controller config=\"ID\"/>; optional <battery discharge_model=\"time|motion|time_motion\" "+
+		"factor time_factor pos_factor orient_factor start_charge full_charge/> (see the battery sensor). Attributes: rab_range (m, default 3), rab_data_size "+
+		"(bytes, default 10), omnidirectional_camera_aperture (degrees, default 70). Radius 0.085 m; 24 proximity and 24 light sensors, 4 motor and 8 base "+
+		"ground sensors, 12 ring LEDs on the turret and a beacon, omnidirectional camera 0.289 m high, range-and-bearing board 0.1 m high, gripper, turret, "+
+		"distance scanner, battery.", robotParser(FootBot))
+	Types.MustRegister("e-puck", "The e-puck: id; <body position orientation/>; <controller config=\"ID\"/>; optional <battery .../> as the foot-bot's. "+
+		"Attributes: rab_range (m, default 0.8), rab_data_size (bytes, default 2). Radius 0.035 m; 8 proximity and 8 light sensors, 3 ground sensors, "+
+		"8 LEDs, range-and-bearing board on top (0.086 m), battery.", robotParser(EPuck))
 }
 
 // SetPose places the entity: position in metres, orientation as ARGoS

@@ -46,6 +46,9 @@ type Body struct {
 	// objects keep it at zero, which models their friction on the floor.
 	TargetV, TargetW    float64
 	MaxForce, MaxTorque float64
+	// Flight is the flight command and state of a body flown by a 3D
+	// engine (flight.go); nil for the others.
+	Flight *Flight
 
 	// Engine is the index of the physics engine that owns the body, -1
 	// for none (static bodies).

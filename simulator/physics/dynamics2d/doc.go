@@ -26,6 +26,16 @@
 // sets on the coordinating goroutine of the engine, in a fixed order, so
 // results do not depend on the number of threads.
 //
+// # Gripping
+//
+// The engine implements physics.Gripping: a gripped body is held to its
+// gripper by a cp pivot joint at the grip point (ARGoS's values: max bias
+// 0.95 m/s, max force 10000 N); it turns freely about that point and
+// still collides with the gripper's body. Both bodies stay in the cp space
+// while the grip lasts. Joints are made and broken only on the
+// coordinating goroutine, between ticks; removing either body from the
+// engine, or Reset, releases the grip.
+//
 // # Attributes
 //
 //	<dynamics2d id="dyn2d" iterations="10" spatial_index="bbtree">

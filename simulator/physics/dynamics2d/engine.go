@@ -55,6 +55,8 @@ type Engine struct {
 	// heights: a body off the floor was added, and cp checks the height
 	// ranges of touching bodies (see meetVertically).
 	heights bool
+	// grips are the joints of grippers, by gripper body (grip.go).
+	grips map[int]*grip
 }
 
 type object struct {
@@ -73,6 +75,7 @@ type object struct {
 
 	inCP   bool
 	wantCP bool
+	joints int     // grips holding or held by the body: it stays in cp
 	spin   float64 // extra reach of a box's corners when it turns
 
 	startP cp.Vector
@@ -254,6 +257,7 @@ func (e *Engine) Remove(i int) {
 	if !ok {
 		return
 	}
+	e.releaseBody(i)
 	o := e.objs[k]
 	if o.inCP {
 		e.leaveCP(o)
@@ -309,7 +313,7 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 	run.Run(chunks, func(c int) {
 		lo, hi := c*e.chunk, min((c+1)*e.chunk, n)
 		for _, o := range e.objs[lo:hi] {
-			o.wantCP = e.forceCP || e.sp.Crowded(o.body, e.reach(o, dt)+maxReach)
+			o.wantCP = e.forceCP || o.joints > 0 || e.sp.Crowded(o.body, e.reach(o, dt)+maxReach)
 		}
 	})
 	// 2. Move bodies in and out of the cp space, in a fixed order.
@@ -419,6 +423,7 @@ func (e *Engine) Commit(run physics.Runner) {
 
 // Reset implements physics.Engine.
 func (e *Engine) Reset() {
+	e.releaseAll()
 	for _, o := range e.objs {
 		if o.inCP {
 			e.leaveCP(o)
@@ -435,6 +440,7 @@ func (e *Engine) Reset() {
 
 // Close implements physics.Engine.
 func (e *Engine) Close() error {
+	e.releaseAll()
 	for _, o := range e.objs {
 		if o.inCP {
 			e.leaveCP(o)

@@ -9,7 +9,8 @@
 //
 // The first line is a header (clock, type, id, x, y, z, rot_z, rot_y,
 // rot_x), so the file loads directly into pandas or R. It is a recorder,
-// not a viewer: it also runs in headless runs (argos -z). Rows are
+// not a viewer: it also runs in headless runs (argos -z). A relative file
+// name is taken in the run folder when there is one (argos --out). Rows are
 // buffered and flushed every few ticks and on Close, so an interrupted run
 // leaves every completed tick on disk.
 package text
@@ -42,7 +43,7 @@ type Text struct {
 }
 
 // New builds the visualization from its <text> element.
-func New(n *config.Node, _ *simulator.Simulator) (simulator.Visualization, error) {
+func New(n *config.Node, sim *simulator.Simulator) (simulator.Visualization, error) {
 	if err := n.CheckAttrs("file", "precision", "every"); err != nil {
 		return nil, err
 	}
@@ -57,7 +58,7 @@ func New(n *config.Node, _ *simulator.Simulator) (simulator.Visualization, error
 	if prec < 0 || prec > 17 || every < 1 {
 		return nil, n.Errorf("text: precision must be 0-17 and every at least 1")
 	}
-	name := n.StringOr("file", "argos_text.tsv")
+	name := sim.OutputPath(n.StringOr("file", "argos_text.tsv"))
 	f, err := os.Create(name)
 	if err != nil {
 		return nil, n.Errorf("text: cannot create %q: %v; check that its directory exists and is writable", name, err)

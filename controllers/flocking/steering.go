@@ -1,0 +1,82 @@
+package flocking
+
+import (
+	"math"
+
+	"github.com/argosgo/argos/ci"
+)
+
+// Turning is the way the robot turns toward a heading: ARGoS's
+// SWheelTurningParams::ETurningMechanism.
+type Turning int
+
+const (
+	// NoTurn: both wheels at the same speed.
+	NoTurn Turning = iota
+	// SoftTurn: both wheels forward, one faster.
+	SoftTurn
+	// HardTurn: the wheels at opposite speeds, turning on the spot.
+	HardTurn
+)
+
+// String returns the name ARGoS gives the mechanism.
+func (t Turning) String() string {
+	switch t {
+	case NoTurn:
+		return "no turn"
+	case SoftTurn:
+		return "soft turn"
+	case HardTurn:
+		return "hard turn"
+	}
+	return "unknown turn"
+}
+
+// WheelTurning are the parameters of <wheel_turning>: the heading angles
+// (radians) at which the robot switches between going straight, turning
+// softly and turning on the spot, and the top wheel speed (cm/s).
+type WheelTurning struct {
+	HardTurnAngle, SoftTurnAngle, NoTurnAngle float64
+	MaxSpeed                                  float64
+}
+
+// steering turns a heading vector into wheel speeds with ARGoS's
+// SetWheelSpeedsFromVector: a state machine with hysteresis between going
+// straight, turning softly and turning on the spot.
+type steering struct {
+	WheelTurning
+	mechanism Turning
+}
+
+// speeds returns the left and right wheel speeds (cm/s) that drive toward
+// heading, whose length is the wanted speed.
+func (s *steering) speeds(heading ci.Vector2) (left, right float64) {
+	angle := heading.Angle()
+	if angle == math.Pi {
+		angle = -math.Pi // ARGoS's SignedNormalize maps into [-pi, pi)
+	}
+	abs := math.Abs(angle)
+	base := math.Min(heading.Length(), s.MaxSpeed)
+	switch {
+	case abs <= s.NoTurnAngle:
+		s.mechanism = NoTurn
+	case abs > s.HardTurnAngle:
+		s.mechanism = HardTurn
+	case s.mechanism == NoTurn && abs > s.SoftTurnAngle:
+		s.mechanism = SoftTurn
+	}
+	var slow, fast float64
+	switch s.mechanism {
+	case NoTurn:
+		slow, fast = base, base
+	case SoftTurn:
+		factor := (s.HardTurnAngle - abs) / s.HardTurnAngle
+		slow, fast = base*factor, base*(2-factor)
+	case HardTurn:
+		slow, fast = -s.MaxSpeed, s.MaxSpeed
+	}
+	if angle > 0 { // the heading is to the left: the left wheel is the slow one
+		return slow, fast
+	}
+	return fast, slow
+}
