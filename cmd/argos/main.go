@@ -77,6 +77,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if len(args) > 0 && args[0] == "bench" {
 		return runBench(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "new" {
+		return runNew(args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "plot" {
 		return runPlot(args[1:], stdout, stderr)
 	}

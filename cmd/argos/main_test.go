@@ -245,3 +245,33 @@ func readFile(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+func TestNewWritesSkeletons(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if code, _, stderr := runArgos(t, "new", "controller", "wander"); code != 1 || !strings.Contains(stderr, "go.mod") {
+		t.Fatalf("outside the project: exit %d, %q", code, stderr)
+	}
+	os.WriteFile("go.mod", []byte("module github.com/argosgo/argos\n"), 0o644)
+	code, out, stderr := runArgos(t, "new", "controller", "wander", "--robot", "epuck", "--experiment")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"controllers/wander/wander.go", "controllers/wander/wander_test.go", "controllers/wander/doc.go", "experiments/wander.argos"} {
+		if _, err := os.Stat(f); err != nil || !strings.Contains(out, f) {
+			t.Errorf("%s not written or not reported: %v", f, err)
+		}
+	}
+	if !strings.Contains(out, "epuck_wander_controller") {
+		t.Errorf("the label is not reported: %s", out)
+	}
+	if code, _, _ := runArgos(t, "new", "controller", "wander"); code != 1 {
+		t.Error("overwrote an existing controller")
+	}
+	if code, out, _ := runArgos(t, "new", "behavior", "slow_down"); code != 0 || !strings.Contains(out, "behaviors/slow_down.go") {
+		t.Errorf("new behavior: exit %d, %s", code, out)
+	}
+	if code, _, _ := runArgos(t, "new", "gadget", "x"); code != 1 {
+		t.Error("unknown kind accepted")
+	}
+}
