@@ -31,12 +31,16 @@ func NewParams(kv ...string) Params {
 	return p
 }
 
-func (p Params) where() string {
+// Location names the element for error messages: "file.argos:12: <params>"
+// (just "<params>" when the position is unknown).
+func (p Params) Location() string {
 	if p.Where == "" {
 		return "<" + p.name() + ">"
 	}
 	return p.Where + ": <" + p.name() + ">"
 }
+
+func (p Params) where() string { return p.Location() }
 
 func (p Params) name() string {
 	if p.Name == "" {
@@ -121,6 +125,18 @@ func (p Params) BoolOr(attr string, def bool) (bool, error) {
 		return def, nil
 	}
 	return p.parseBool(attr, v)
+}
+
+// ChildOr returns the first nested element with the given tag, or an
+// empty one (every attribute at its default, located at p) when there is
+// none: for optional groups of parameters such as <wheel_turning>.
+func (p Params) ChildOr(tag string) Params {
+	for _, c := range p.Children {
+		if c.Name == tag {
+			return c
+		}
+	}
+	return Params{Where: p.Where, Name: tag}
 }
 
 // Child returns the first nested element with the given tag.

@@ -252,3 +252,17 @@ func TestParamsWhere(t *testing.T) {
 		}
 	}
 }
+
+func TestChildOrAndLocation(t *testing.T) {
+	p := Params{Where: "e.argos:7", Name: "params", Children: []Params{{Where: "e.argos:8", Name: "wheel_turning", Attrs: map[string]string{"max_speed": "9"}}}}
+	if c := p.ChildOr("wheel_turning"); c.Attrs["max_speed"] != "9" || c.Location() != "e.argos:8: <wheel_turning>" {
+		t.Errorf("ChildOr(present) = %+v, location %q", c, c.Location())
+	}
+	missing := p.ChildOr("state")
+	if v, err := missing.FloatOr("x", 3); err != nil || v != 3 || missing.Location() != "e.argos:7: <state>" {
+		t.Errorf("ChildOr(absent): %v %v, location %q; want defaults located at the parent", v, err, missing.Location())
+	}
+	if (Params{}).Location() != "<params>" {
+		t.Errorf("unlocated params: %q", (Params{}).Location())
+	}
+}

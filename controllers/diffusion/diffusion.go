@@ -62,14 +62,14 @@ func (c *Controller) Init(r ci.Robot, params ci.Params) error {
 		return err
 	}
 	if alpha < 0 {
-		return fmt.Errorf("diffusion: %s: alpha=%v is negative; give the half-width of the straight-ahead cone in degrees, like 7.5", where(params), alpha)
+		return fmt.Errorf("diffusion: %s: alpha=%v is negative; give the half-width of the straight-ahead cone in degrees, like 7.5", params.Location(), alpha)
 	}
 	delta, err := param(params, "delta", DefaultDelta)
 	if err != nil {
 		return err
 	}
 	if delta < 0 {
-		return fmt.Errorf("diffusion: %s: delta=%v is negative; give a proximity level in [0, 1], like 0.1", where(params), delta)
+		return fmt.Errorf("diffusion: %s: delta=%v is negative; give a proximity level in [0, 1], like 0.1", params.Location(), delta)
 	}
 	velocity, err := param(params, "velocity", DefaultVelocity)
 	if err != nil {
@@ -102,21 +102,9 @@ func param(p ci.Params, attr string, def float64) (float64, error) {
 		return 0, fmt.Errorf("diffusion: %w", err)
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("diffusion: %s: %s=%q is not a finite number; write it like %v", where(p), attr, p.Attrs[attr], def)
+		return 0, fmt.Errorf("diffusion: %s: %s=%q is not a finite number; write it like %v", p.Location(), attr, p.Attrs[attr], def)
 	}
 	return v, nil
-}
-
-// where locates p for error messages the way ci's own errors do.
-func where(p ci.Params) string {
-	name := p.Name
-	if name == "" {
-		name = "params"
-	}
-	if p.Where == "" {
-		return "<" + name + ">"
-	}
-	return p.Where + ": <" + name + ">"
 }
 
 // proximitySensor returns the first declared proximity sensor.

@@ -19,7 +19,7 @@
 //     vectors are averaged and clamped to max_speed.
 //
 // Headings become wheel speeds through ARGoS's three turning mechanisms
-// (no turn, soft turn, hard turn) with hysteresis; see [WheelTurning].
+// (no turn, soft turn, hard turn) with hysteresis; see [behaviortk.WheelTurning].
 //
 // The camera reports distances in metres; the controller works in
 // centimetres, as ARGoS does, so target_distance="75" means 0.75 m.

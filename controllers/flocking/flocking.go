@@ -2,6 +2,7 @@ package flocking
 
 import (
 	"fmt"
+	"github.com/argosgo/argos/behaviortk"
 	"math"
 
 	"github.com/argosgo/argos/ci"
@@ -31,7 +32,7 @@ func init() {
 // Params are the settings of the controller: <wheel_turning> and
 // <flocking> under <params>.
 type Params struct {
-	Turning WheelTurning
+	Turning behaviortk.WheelTurning
 	// TargetDistance is the distance (cm) the robots keep between them.
 	TargetDistance float64
 	// Gain and Exponent shape the Lennard-Jones potential.
@@ -42,7 +43,7 @@ type Params struct {
 // (argos3-examples).
 func DefaultParams() Params {
 	return Params{
-		Turning: WheelTurning{
+		Turning: behaviortk.WheelTurning{
 			HardTurnAngle: ci.Radians(90),
 			SoftTurnAngle: ci.Radians(70),
 			NoTurnAngle:   ci.Radians(10),
@@ -67,15 +68,15 @@ func (p Params) LennardJones(d float64) float64 {
 func ParseParams(p ci.Params) (Params, error) {
 	out := DefaultParams()
 	r := reader{}
-	w := child(p, "wheel_turning")
+	w := p.ChildOr("wheel_turning")
 	out.Turning.HardTurnAngle = r.degrees(w, "hard_turn_angle_threshold", out.Turning.HardTurnAngle)
 	out.Turning.SoftTurnAngle = r.degrees(w, "soft_turn_angle_threshold", out.Turning.SoftTurnAngle)
 	out.Turning.NoTurnAngle = r.degrees(w, "no_turn_angle_threshold", out.Turning.NoTurnAngle)
 	out.Turning.MaxSpeed = r.float(w, "max_speed", out.Turning.MaxSpeed, false)
 	if r.err == nil && out.Turning.HardTurnAngle <= 0 {
-		r.err = fmt.Errorf("flocking: %s: hard_turn_angle_threshold must be above 0 degrees, like 90", where(w))
+		r.err = fmt.Errorf("flocking: %s: hard_turn_angle_threshold must be above 0 degrees, like 90", w.Location())
 	}
-	f := child(p, "flocking")
+	f := p.ChildOr("flocking")
 	out.TargetDistance = r.float(f, "target_distance", out.TargetDistance, true)
 	out.Gain = r.float(f, "gain", out.Gain, false)
 	out.Exponent = r.float(f, "exponent", out.Exponent, true)
@@ -91,7 +92,7 @@ type Controller struct {
 	camera ci.ColoredBlobCamera
 
 	params Params
-	steer  steering
+	steer  behaviortk.Steering
 }
 
 var _ ci.Controller = (*Controller)(nil)
@@ -106,7 +107,7 @@ func (c *Controller) Init(r ci.Robot, params ci.Params) error {
 	if err != nil {
 		return err
 	}
-	*c = Controller{params: p, steer: steering{WheelTurning: p.Turning}}
+	*c = Controller{params: p, steer: behaviortk.Steering{WheelTurning: p.Turning}}
 	if c.wheels, err = ci.GetActuator[ci.DifferentialSteeringActuator](r, ci.TagDifferentialSteering); err != nil {
 		return fmt.Errorf("flocking: %w", err)
 	}
@@ -130,7 +131,7 @@ func (c *Controller) Params() Params { return c.params }
 // ControlStep heads for the sum of the light vector and the flocking
 // vector.
 func (c *Controller) ControlStep() {
-	c.wheels.SetLinearVelocity(c.steer.speeds(c.VectorToLight().Add(c.FlockingVector())))
+	c.wheels.SetLinearVelocity(c.steer.Speeds(c.VectorToLight().Add(c.FlockingVector())))
 }
 
 // VectorToLight returns a vector toward the light, a quarter of the top
@@ -173,26 +174,10 @@ func (c *Controller) FlockingVector() ci.Vector2 {
 
 // Reset forgets the turning state; the camera stays on and the beacon
 // red.
-func (c *Controller) Reset() { c.steer.mechanism = NoTurn }
+func (c *Controller) Reset() { c.steer.Reset() }
 
 // Destroy releases nothing and returns nil.
 func (c *Controller) Destroy() error { return nil }
-
-// child returns the element of p with the given tag, or an empty one.
-func child(p ci.Params, tag string) ci.Params {
-	if c, err := p.Child(tag); err == nil {
-		return c
-	}
-	return ci.Params{Where: p.Where, Name: tag}
-}
-
-// where locates p for error messages the way ci's own errors do.
-func where(p ci.Params) string {
-	if p.Where == "" {
-		return "<" + p.Name + ">"
-	}
-	return p.Where + ": <" + p.Name + ">"
-}
 
 // reader reads attributes and keeps the first error.
 type reader struct{ err error }
@@ -212,7 +197,7 @@ func (r *reader) float(p ci.Params, attr string, def float64, positive bool) flo
 	case err != nil:
 		r.err = fmt.Errorf("flocking: %w", err)
 	case math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || positive && v == 0:
-		r.err = fmt.Errorf("flocking: %s: %s=%q is out of range; give a finite number %s, like %g", where(p), attr, p.Attrs[attr], want, def)
+		r.err = fmt.Errorf("flocking: %s: %s=%q is out of range; give a finite number %s, like %g", p.Location(), attr, p.Attrs[attr], want, def)
 	}
 	return v
 }
@@ -223,7 +208,7 @@ func (r *reader) degrees(p ci.Params, attr string, def float64) float64 {
 	}
 	v := r.float(p, attr, ci.Degrees(def), false)
 	if r.err == nil && v > 180 {
-		r.err = fmt.Errorf("flocking: %s: %s=%q is out of range; give degrees in [0, 180], like %g", where(p), attr, p.Attrs[attr], ci.Degrees(def))
+		r.err = fmt.Errorf("flocking: %s: %s=%q is out of range; give degrees in [0, 180], like %g", p.Location(), attr, p.Attrs[attr], ci.Degrees(def))
 	}
 	return ci.Radians(v)
 }

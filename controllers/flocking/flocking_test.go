@@ -2,6 +2,7 @@ package flocking_test
 
 import (
 	"errors"
+	"github.com/argosgo/argos/behaviortk"
 	"math"
 	"strings"
 	"testing"
@@ -156,7 +157,7 @@ func TestParams(t *testing.T) {
 	p.Children = []ci.Params{w, f}
 	got, err := flocking.ParseParams(p)
 	want := flocking.Params{
-		Turning:        flocking.WheelTurning{HardTurnAngle: ci.Radians(80), SoftTurnAngle: ci.Radians(60), NoTurnAngle: ci.Radians(5), MaxSpeed: 20},
+		Turning:        behaviortk.WheelTurning{HardTurnAngle: ci.Radians(80), SoftTurnAngle: ci.Radians(60), NoTurnAngle: ci.Radians(5), MaxSpeed: 20},
 		TargetDistance: 50, Gain: 10, Exponent: 3,
 	}
 	if err != nil || got != want {

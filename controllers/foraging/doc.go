@@ -30,7 +30,7 @@
 //
 // Probabilities stay in [0, 1]. Headings become wheel speeds through
 // ARGoS's three turning mechanisms (no turn, soft turn, hard turn) with
-// hysteresis; see [WheelTurning].
+// hysteresis; see [behaviortk.WheelTurning].
 //
 // The loop functions reach the robot's food data through [Controller.PickUp],
 // [Controller.Drop], [Controller.Carrying] and [Controller.IsResting], and

@@ -2,6 +2,7 @@ package foraging
 
 import (
 	"fmt"
+	"github.com/argosgo/argos/behaviortk"
 
 	"github.com/argosgo/argos/ci"
 )
@@ -81,7 +82,7 @@ type Controller struct {
 	robot     ci.Robot
 
 	params Params
-	steer  steering
+	steer  behaviortk.Steering
 
 	state                       State
 	inNest                      bool
@@ -105,7 +106,7 @@ func (c *Controller) Init(r ci.Robot, params ci.Params) error {
 	if err != nil {
 		return err
 	}
-	*c = Controller{robot: r, params: p, steer: steering{WheelTurning: p.Turning}}
+	*c = Controller{robot: r, params: p, steer: behaviortk.Steering{WheelTurning: p.Turning}}
 	errs := []error{}
 	get := func(err error) {
 		if err != nil {
@@ -147,7 +148,7 @@ func (c *Controller) Reset() {
 	c.timeRested = p.MinimumRestingTime
 	c.timeSearchingForPlace = 0
 	c.food = FoodData{}
-	c.steer.mechanism = NoTurn
+	c.steer.Reset()
 	c.leds.SetAllColors(ci.Red)
 	c.lastExploration = ExplorationNone
 	c.rabOut.ClearData()
@@ -289,7 +290,7 @@ func (c *Controller) explore() {
 		// Leave the nest: away from the light.
 		heading = heading.Sub(c.vectorToLight().Scale(0.25 * v))
 	}
-	c.wheels.SetLinearVelocity(c.steer.speeds(heading))
+	c.wheels.SetLinearVelocity(c.steer.Speeds(heading))
 }
 
 // returnToNest follows the light to the nest, then looks for a place to
@@ -313,7 +314,7 @@ func (c *Controller) returnToNest() {
 	}
 	v := p.Turning.MaxSpeed
 	diffusion, _ := c.diffusionVector()
-	c.wheels.SetLinearVelocity(c.steer.speeds(diffusion.Scale(v).Add(c.vectorToLight().Scale(v))))
+	c.wheels.SetLinearVelocity(c.steer.Speeds(diffusion.Scale(v).Add(c.vectorToLight().Scale(v))))
 }
 
 // updateInNest reads the motor ground sensors: the robot is in the nest

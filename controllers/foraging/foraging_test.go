@@ -2,6 +2,7 @@ package foraging_test
 
 import (
 	"errors"
+	"github.com/argosgo/argos/behaviortk"
 	"math"
 	"strings"
 	"testing"
@@ -357,15 +358,6 @@ func TestReset(t *testing.T) {
 	}
 }
 
-func TestTurningNames(t *testing.T) {
-	for m, want := range map[foraging.Turning]string{foraging.NoTurn: "no turn", foraging.SoftTurn: "soft turn",
-		foraging.HardTurn: "hard turn", 7: "unknown turn"} {
-		if m.String() != want {
-			t.Errorf("Turning(%d) = %q, want %q", int(m), m.String(), want)
-		}
-	}
-}
-
 func TestParams(t *testing.T) {
 	p := ci.NewParams()
 	d := ci.NewParams("go_straight_angle_range", "-20:10", "delta", "0.3")
@@ -382,7 +374,7 @@ func TestParams(t *testing.T) {
 	}
 	want := foraging.DefaultParams()
 	want.GoStraightMin, want.GoStraightMax, want.Delta = ci.Radians(-20), ci.Radians(10), 0.3
-	want.Turning = foraging.WheelTurning{HardTurnAngle: ci.Radians(100), SoftTurnAngle: ci.Radians(60), NoTurnAngle: ci.Radians(5), MaxSpeed: 20}
+	want.Turning = behaviortk.WheelTurning{HardTurnAngle: ci.Radians(100), SoftTurnAngle: ci.Radians(60), NoTurnAngle: ci.Radians(5), MaxSpeed: 20}
 	want.MinimumRestingTime, want.MinimumUnsuccessfulExploreTime, want.MinimumSearchForPlaceInNestTime = 7, 8, 9
 	want.SocialRuleRestToExploreDeltaProb = 0.5
 	if got != want {

@@ -2,6 +2,7 @@ package foraging
 
 import (
 	"fmt"
+	"github.com/argosgo/argos/behaviortk"
 	"math"
 	"strconv"
 	"strings"
@@ -21,7 +22,7 @@ type Params struct {
 	// free (attribute delta of <diffusion>).
 	Delta float64
 	// Turning is <wheel_turning>.
-	Turning WheelTurning
+	Turning behaviortk.WheelTurning
 	// The probabilities of <state>, in [0, 1].
 	InitialRestToExploreProb            float64
 	InitialExploreToRestProb            float64
@@ -41,7 +42,7 @@ func DefaultParams() Params {
 	return Params{
 		GoStraightMin: ci.Radians(-5), GoStraightMax: ci.Radians(5),
 		Delta: 0.1,
-		Turning: WheelTurning{
+		Turning: behaviortk.WheelTurning{
 			HardTurnAngle: ci.Radians(90),
 			SoftTurnAngle: ci.Radians(70),
 			NoTurnAngle:   ci.Radians(10),
@@ -65,22 +66,22 @@ func ParseParams(p ci.Params) (Params, error) {
 	out := DefaultParams()
 	r := reader{}
 
-	d := child(p, "diffusion")
+	d := p.ChildOr("diffusion")
 	if d.Has("go_straight_angle_range") {
 		out.GoStraightMin, out.GoStraightMax = r.angleRange(d, "go_straight_angle_range")
 	}
 	out.Delta = r.float(d, "delta", out.Delta, 0, math.Inf(1))
 
-	w := child(p, "wheel_turning")
+	w := p.ChildOr("wheel_turning")
 	out.Turning.HardTurnAngle = r.degrees(w, "hard_turn_angle_threshold", out.Turning.HardTurnAngle)
 	out.Turning.SoftTurnAngle = r.degrees(w, "soft_turn_angle_threshold", out.Turning.SoftTurnAngle)
 	out.Turning.NoTurnAngle = r.degrees(w, "no_turn_angle_threshold", out.Turning.NoTurnAngle)
 	out.Turning.MaxSpeed = r.float(w, "max_speed", out.Turning.MaxSpeed, 0, math.Inf(1))
 	if r.err == nil && out.Turning.HardTurnAngle <= 0 {
-		r.err = fmt.Errorf("foraging: %s: hard_turn_angle_threshold must be above 0 degrees, like 90", where(w))
+		r.err = fmt.Errorf("foraging: %s: hard_turn_angle_threshold must be above 0 degrees, like 90", w.Location())
 	}
 
-	s := child(p, "state")
+	s := p.ChildOr("state")
 	for _, f := range []struct {
 		attr string
 		v    *float64
@@ -101,23 +102,6 @@ func ParseParams(p ci.Params) (Params, error) {
 	return out, r.err
 }
 
-// child returns the element of p with the given tag, or an empty one
-// (every attribute at its default) when p has none.
-func child(p ci.Params, tag string) ci.Params {
-	if c, err := p.Child(tag); err == nil {
-		return c
-	}
-	return ci.Params{Where: p.Where, Name: tag}
-}
-
-// where locates p for error messages the way ci's own errors do.
-func where(p ci.Params) string {
-	if p.Where == "" {
-		return "<" + p.Name + ">"
-	}
-	return p.Where + ": <" + p.Name + ">"
-}
-
 // reader reads attributes and keeps the first error.
 type reader struct{ err error }
 
@@ -130,7 +114,7 @@ func (r *reader) float(p ci.Params, attr string, def, lo, hi float64) float64 {
 	case err != nil:
 		r.err = fmt.Errorf("foraging: %w", err)
 	case math.IsNaN(v) || v < lo || v > hi:
-		r.err = fmt.Errorf("foraging: %s: %s=%q is out of range; give a number in [%g, %g], like %g", where(p), attr, p.Attrs[attr], lo, hi, def)
+		r.err = fmt.Errorf("foraging: %s: %s=%q is out of range; give a number in [%g, %g], like %g", p.Location(), attr, p.Attrs[attr], lo, hi, def)
 	}
 	return v
 }
@@ -148,7 +132,7 @@ func (r *reader) ticks(p ci.Params, attr string, def int) int {
 	case err != nil:
 		r.err = fmt.Errorf("foraging: %w", err)
 	case v < 0:
-		r.err = fmt.Errorf("foraging: %s: %s=%d is negative; give a number of ticks, like %d", where(p), attr, v, def)
+		r.err = fmt.Errorf("foraging: %s: %s=%d is negative; give a number of ticks, like %d", p.Location(), attr, v, def)
 	}
 	return v
 }
@@ -163,7 +147,7 @@ func (r *reader) angleRange(p ci.Params, attr string) (lo, hi float64) {
 	x, errA := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	y, errB := strconv.ParseFloat(strings.TrimSpace(b), 64)
 	if !ok || errA != nil || errB != nil || math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) || x > y {
-		r.err = fmt.Errorf("foraging: %s: %s=%q is not a range; write min:max in degrees, like -5:5", where(p), attr, v)
+		r.err = fmt.Errorf("foraging: %s: %s=%q is not a range; write min:max in degrees, like -5:5", p.Location(), attr, v)
 		return 0, 0
 	}
 	return ci.Radians(x), ci.Radians(y)

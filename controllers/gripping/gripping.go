@@ -86,7 +86,7 @@ func (c *Controller) Init(r ci.Robot, params ci.Params) error {
 		return fmt.Errorf("gripping: %w", err)
 	}
 	if math.IsNaN(speed) || math.IsInf(speed, 0) {
-		return fmt.Errorf("gripping: %s: speed=%q is not a finite number; give cm/s, like 5", where(params), params.Attrs["speed"])
+		return fmt.Errorf("gripping: %s: speed=%q is not a finite number; give cm/s, like 5", params.Location(), params.Attrs["speed"])
 	}
 	var steps [3]int
 	for i, p := range []struct {
@@ -99,7 +99,7 @@ func (c *Controller) Init(r ci.Robot, params ci.Params) error {
 	}
 	if steps[0] < 1 || steps[1] <= steps[0] || steps[2] < steps[1] {
 		return fmt.Errorf("gripping: %s: grip_step=%d, release_step=%d, stop_step=%d are out of order; give 1 <= grip_step < release_step <= stop_step, like 70, 120, 170",
-			where(params), steps[0], steps[1], steps[2])
+			params.Location(), steps[0], steps[1], steps[2])
 	}
 	wheels, err := ci.GetActuator[ci.DifferentialSteeringActuator](r, ci.TagDifferentialSteering)
 	if err != nil {
@@ -148,15 +148,3 @@ func (c *Controller) Reset() { c.counter, c.phase = 0, Approaching }
 
 // Destroy releases nothing and returns nil.
 func (c *Controller) Destroy() error { return nil }
-
-// where locates p for error messages the way ci's own errors do.
-func where(p ci.Params) string {
-	name := p.Name
-	if name == "" {
-		name = "params"
-	}
-	if p.Where == "" {
-		return "<" + name + ">"
-	}
-	return p.Where + ": <" + name + ">"
-}

@@ -1,4 +1,4 @@
-package foraging
+package behaviortk
 
 import (
 	"math"
@@ -40,17 +40,22 @@ type WheelTurning struct {
 	MaxSpeed                                  float64
 }
 
-// steering turns a heading vector into wheel speeds with ARGoS's
-// SetWheelSpeedsFromVector: a state machine with hysteresis between going
-// straight, turning softly and turning on the spot.
-type steering struct {
+// Steering turns a heading vector into wheel speeds with ARGoS's
+// SetWheelSpeedsFromVector (its foraging and flocking examples): a state
+// machine with hysteresis between going straight, turning softly and
+// turning on the spot.
+type Steering struct {
 	WheelTurning
-	mechanism Turning
+	// Mechanism is the current way of turning.
+	Mechanism Turning
 }
 
-// speeds returns the left and right wheel speeds (cm/s) that drive toward
+// Reset goes back to going straight.
+func (s *Steering) Reset() { s.Mechanism = NoTurn }
+
+// Speeds returns the left and right wheel speeds (cm/s) that drive toward
 // heading, whose length is the wanted speed.
-func (s *steering) speeds(heading ci.Vector2) (left, right float64) {
+func (s *Steering) Speeds(heading ci.Vector2) (left, right float64) {
 	angle := heading.Angle()
 	if angle == math.Pi {
 		angle = -math.Pi // ARGoS's SignedNormalize maps into [-pi, pi)
@@ -59,14 +64,14 @@ func (s *steering) speeds(heading ci.Vector2) (left, right float64) {
 	base := math.Min(heading.Length(), s.MaxSpeed)
 	switch {
 	case abs <= s.NoTurnAngle:
-		s.mechanism = NoTurn
+		s.Mechanism = NoTurn
 	case abs > s.HardTurnAngle:
-		s.mechanism = HardTurn
-	case s.mechanism == NoTurn && abs > s.SoftTurnAngle:
-		s.mechanism = SoftTurn
+		s.Mechanism = HardTurn
+	case s.Mechanism == NoTurn && abs > s.SoftTurnAngle:
+		s.Mechanism = SoftTurn
 	}
 	var slow, fast float64
-	switch s.mechanism {
+	switch s.Mechanism {
 	case NoTurn:
 		slow, fast = base, base
 	case SoftTurn:

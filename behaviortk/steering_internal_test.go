@@ -1,4 +1,4 @@
-package flocking
+package behaviortk
 
 import (
 	"math"
@@ -38,13 +38,22 @@ func TestSteeringSpeeds(t *testing.T) {
 		{"behind: hard, to the right as ARGoS", NoTurn, ci.Vector2{X: -1}, 10, -10, HardTurn},
 		{"zero vector: no turn, stopped", NoTurn, ci.Vector2{}, 0, 0, NoTurn},
 	} {
-		s := steering{WheelTurning: argos, mechanism: tc.from}
-		l, r := s.speeds(tc.heading)
+		s := Steering{WheelTurning: argos, Mechanism: tc.from}
+		l, r := s.Speeds(tc.heading)
 		if math.Abs(l-tc.left) > 1e-12 || math.Abs(r-tc.right) > 1e-12 {
 			t.Errorf("%s: wheels (%v, %v), want (%v, %v)", tc.name, l, r, tc.left, tc.right)
 		}
-		if s.mechanism != tc.then {
-			t.Errorf("%s: mechanism %v, want %v", tc.name, s.mechanism, tc.then)
+		if s.Mechanism != tc.then {
+			t.Errorf("%s: mechanism %v, want %v", tc.name, s.Mechanism, tc.then)
+		}
+	}
+}
+
+func TestTurningNames(t *testing.T) {
+	for m, want := range map[Turning]string{NoTurn: "no turn", SoftTurn: "soft turn",
+		HardTurn: "hard turn", 7: "unknown turn"} {
+		if m.String() != want {
+			t.Errorf("Turning(%d) = %q, want %q", int(m), m.String(), want)
 		}
 	}
 }
