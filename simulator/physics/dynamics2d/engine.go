@@ -84,21 +84,12 @@ type object struct {
 
 // New builds an engine from its <dynamics2d> element.
 func New(n *config.Node, env physics.Env) (physics.Engine, error) {
-	if err := n.CheckAttrs("id", "iterations", "spatial_index", "static_cell_size", "active_cell_size",
-		"static_cells", "active_cells", "elevation"); err != nil {
-		return nil, err
-	}
-	id, err := n.String("id")
+	h, err := physics.ParseHeader(n, 10, "spatial_index", "static_cell_size", "active_cell_size",
+		"static_cells", "active_cells", "elevation")
 	if err != nil {
 		return nil, err
 	}
-	it, err := n.IntOr("iterations", 10)
-	if err != nil {
-		return nil, err
-	}
-	if it < 1 {
-		return nil, n.Errorf("dynamics2d: iterations=%d: write a positive number of sub-steps per tick (ARGoS uses 10)", it)
-	}
+	id, it := h.ID, h.Iterations
 	e := &Engine{
 		id: id, index: env.Index, sp: env.Space, iterations: it, tick: env.TickLength,
 		slot: map[int]int{}, chunk: 256,
@@ -124,16 +115,7 @@ func New(n *config.Node, env physics.Env) (physics.Engine, error) {
 	default:
 		return nil, n.Errorf("dynamics2d: spatial_index=%q: use \"bbtree\" or \"hash\"", idx)
 	}
-	if b := n.FirstChild("boundaries"); b != nil {
-		if e.region, err = physics.ParseBoundaries(b); err != nil {
-			return nil, err
-		}
-	}
-	for _, c := range n.Children {
-		if c.Name != "boundaries" {
-			return nil, c.Errorf("dynamics2d: unknown element <%s> in <dynamics2d>; only <boundaries> is allowed", c.Name)
-		}
-	}
+	e.region = h.Region
 	return e, nil
 }
 

@@ -63,20 +63,11 @@ type object struct {
 
 // New builds an engine from its <kinematics2d> element.
 func New(n *config.Node, env physics.Env) (physics.Engine, error) {
-	if err := n.CheckAttrs("id", "iterations", "perpendicular", "distance"); err != nil {
-		return nil, err
-	}
-	id, err := n.String("id")
+	h, err := physics.ParseHeader(n, 1, "perpendicular", "distance")
 	if err != nil {
 		return nil, err
 	}
-	it, err := n.IntOr("iterations", 1)
-	if err != nil {
-		return nil, err
-	}
-	if it < 1 {
-		return nil, n.Errorf("kinematics2d: iterations=%d: write a positive number of sub-steps per tick", it)
-	}
+	id, it := h.ID, h.Iterations
 	e := &Engine{id: id, index: env.Index, sp: env.Space, iterations: it, chunk: 512}
 	switch ax := n.StringOr("perpendicular", "z"); ax {
 	case "x":
@@ -91,14 +82,7 @@ func New(n *config.Node, env physics.Env) (physics.Engine, error) {
 	if e.distance, err = n.FloatOr("distance", 0); err != nil {
 		return nil, err
 	}
-	for _, c := range n.Children {
-		if c.Name != "boundaries" {
-			return nil, c.Errorf("kinematics2d: unknown element <%s> in <kinematics2d>; only <boundaries> is allowed", c.Name)
-		}
-		if e.region, err = physics.ParseBoundaries(c); err != nil {
-			return nil, err
-		}
-	}
+	e.region = h.Region
 	return e, nil
 }
 
@@ -360,15 +344,12 @@ func (e *Engine) conflicts(k int, pad float64) bool {
 
 // Commit implements physics.Engine.
 func (e *Engine) Commit(run physics.Runner) {
-	n := len(e.objs)
-	run.Run((n+e.chunk-1)/e.chunk, func(c int) {
-		for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
-			o := &e.objs[k]
-			b := &e.sp.Bodies[o.body]
-			e.fromPlane(b, o.p)
-			b.SetYaw(ci.NormalizeAngle(o.a))
-			b.Vel, b.AngVel = o.vel, o.angVel
-		}
+	physics.ForChunks(run, len(e.objs), e.chunk, func(k int) {
+		o := &e.objs[k]
+		b := &e.sp.Bodies[o.body]
+		e.fromPlane(b, o.p)
+		b.SetYaw(ci.NormalizeAngle(o.a))
+		b.Vel, b.AngVel = o.vel, o.angVel
 	})
 }
 

@@ -91,20 +91,11 @@ type object struct {
 
 // New builds an engine from its <pointmass3d> element.
 func New(n *config.Node, env physics.Env) (physics.Engine, error) {
-	if err := n.CheckAttrs("id", "iterations", "gravity", "ceiling"); err != nil {
-		return nil, err
-	}
-	id, err := n.String("id")
+	h, err := physics.ParseHeader(n, defaultIterations, "gravity", "ceiling")
 	if err != nil {
 		return nil, err
 	}
-	it, err := n.IntOr("iterations", defaultIterations)
-	if err != nil {
-		return nil, err
-	}
-	if it < 1 {
-		return nil, n.Errorf("pointmass3d: iterations=%d: write a positive number of sub-steps per tick (ARGoS uses 10)", it)
-	}
+	id, it := h.ID, h.Iterations
 	g, err := n.FloatOr("gravity", defaultGravity)
 	if err != nil {
 		return nil, err
@@ -119,14 +110,7 @@ func New(n *config.Node, env physics.Env) (physics.Engine, error) {
 	}
 	e := NewEngine(id, env)
 	e.iterations, e.gravity, e.ceiling = it, g, ceil
-	for _, c := range n.Children {
-		if c.Name != "boundaries" {
-			return nil, c.Errorf("pointmass3d: unknown element <%s> in <pointmass3d>; only <boundaries> is allowed", c.Name)
-		}
-		if e.region, err = physics.ParseBoundaries(c); err != nil {
-			return nil, err
-		}
-	}
+	e.region = h.Region
 	return e, nil
 }
 
@@ -470,20 +454,17 @@ func (e *Engine) overlap(o *object, pos ci.Vector3, yaw float64) float64 {
 
 // Commit implements physics.Engine.
 func (e *Engine) Commit(run physics.Runner) {
-	n := len(e.objs)
-	run.Run((n+e.chunk-1)/e.chunk, func(c int) {
-		for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
-			o := &e.objs[k]
-			b := &e.sp.Bodies[o.body]
-			b.Pos, b.Z = ci.Vector2{X: o.pos.X, Y: o.pos.Y}, o.pos.Z
-			b.SetYaw(ci.NormalizeAngle(o.yaw))
-			b.Vel, b.AngVel = o.hvel, o.angVel
-			if f := b.Flight; f != nil {
-				f.Attached = o.attached
-				f.VelZ = o.vel.Z
-				if o.attached || o.mode == space.Hover {
-					f.VelZ = 0
-				}
+	physics.ForChunks(run, len(e.objs), e.chunk, func(k int) {
+		o := &e.objs[k]
+		b := &e.sp.Bodies[o.body]
+		b.Pos, b.Z = ci.Vector2{X: o.pos.X, Y: o.pos.Y}, o.pos.Z
+		b.SetYaw(ci.NormalizeAngle(o.yaw))
+		b.Vel, b.AngVel = o.hvel, o.angVel
+		if f := b.Flight; f != nil {
+			f.Attached = o.attached
+			f.VelZ = o.vel.Z
+			if o.attached || o.mode == space.Hover {
+				f.VelZ = 0
 			}
 		}
 	})

@@ -1,0 +1,52 @@
+package physics
+
+import (
+	"github.com/argosgo/argos/config"
+)
+
+// Header is what every engine element has: its id, the number of
+// sub-steps per tick, and an optional region.
+type Header struct {
+	ID         string
+	Iterations int
+	Region     *Prism
+}
+
+// ParseHeader reads an engine element's id, iterations (default def, at
+// least 1) and <boundaries>, and checks that its other attributes are
+// among extra and that it has no child but <boundaries>.
+func ParseHeader(n *config.Node, def int, extra ...string) (Header, error) {
+	var h Header
+	if err := n.CheckAttrs(append([]string{"id", "iterations"}, extra...)...); err != nil {
+		return h, err
+	}
+	var err error
+	if h.ID, err = n.String("id"); err != nil {
+		return h, err
+	}
+	if h.Iterations, err = n.IntOr("iterations", def); err != nil {
+		return h, err
+	}
+	if h.Iterations < 1 {
+		return h, n.Errorf("physics: iterations=%d: write a positive number of sub-steps per tick (ARGoS uses 10)", h.Iterations)
+	}
+	for _, c := range n.Children {
+		if c.Name != "boundaries" {
+			return h, c.Errorf("physics: unknown element <%s> in <%s>; only <boundaries> is allowed", c.Name, n.Name)
+		}
+		if h.Region, err = ParseBoundaries(c); err != nil {
+			return h, err
+		}
+	}
+	return h, nil
+}
+
+// ForChunks calls fn(k) for every k in [0, n), in chunks of the given size
+// run as independent jobs.
+func ForChunks(run Runner, n, chunk int, fn func(k int)) {
+	run.Run((n+chunk-1)/chunk, func(c int) {
+		for k := c * chunk; k < min((c+1)*chunk, n); k++ {
+			fn(k)
+		}
+	})
+}
