@@ -1,0 +1,372 @@
+// Command robot runs a controller on a real robot: it reads the same
+// .argos file as the simulator, picks the controller by id, opens the
+// devices its <sensors> and <actuators> name on the robot's board, and
+// runs sense -> ControlStep -> act at the experiment's ticks_per_second.
+//
+//	robot -c experiment.argos -i CONTROLLER_ID [-b BOARD] [flags]
+//
+// Flags:
+//
+//	-c FILE          the experiment file
+//	-i ID            the id of the controller entry under <controllers>
+//	-b BOARD         the board (boards.Names; the build's default when set)
+//	-robot-id NAME   the robot's id for the controller (default: the host name)
+//	-port PATH       serial port, replacing the board's (e-puck, Aseba over serial)
+//	-baud N          baud rate, replacing the board's
+//	-bus NAME        I²C bus (periph name), replacing the board's (Pi-puck)
+//	-aseba ADDR      Aseba switch host:port or serial port, replacing the board's
+//	-ticks N         stop after N ticks (default: the experiment's length; 0 runs until stopped)
+//	-stats           print a ROBOT-STATS line with the tick timings at the end
+//	-q WHAT          list "boards", "controllers" or "protocols" and exit
+//	-l FILE          log to FILE instead of stderr
+//	-log-level L     debug, info (default), warn, error
+//
+// On SIGINT or SIGTERM the robot finishes its tick, stops its wheels,
+// calls the controller's Destroy and exits 0. Exit status: 0 success, 1
+// bad set-up (file, board, devices that do not answer at start), 2 the
+// controller panicked, 3 the hardware stopped answering, 4 a tick
+// stalled, 5 shutting down failed (the wheels could not be stopped, or
+// Destroy failed). In every failure the wheels are commanded to zero
+// first.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/argosgo/argos/boards"
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/realrobot"
+	"github.com/sirupsen/logrus"
+
+	_ "github.com/argosgo/argos/realrobot/epuck"
+	_ "github.com/argosgo/argos/realrobot/eyebot"
+	_ "github.com/argosgo/argos/realrobot/footbot"
+)
+
+// defaultBoard is set by the robot-<model> make targets
+// (-ldflags -X main.defaultBoard=NAME).
+var defaultBoard = ""
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitSetup    = 1
+	exitPanic    = 2
+	exitLost     = 3
+	exitStalled  = 4
+	exitShutdown = 5
+)
+
+func main() {
+	start := time.Now()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, start))
+}
+
+type flags struct {
+	file, id, board, robotID, port, bus, aseba, query, logFile, logLevel string
+	baud, ticks                                                          int
+	stats                                                                bool
+	ticksSet                                                             bool
+}
+
+func parse(args []string, stderr io.Writer) (*flags, error) {
+	f := &flags{}
+	fs := flag.NewFlagSet("robot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.file, "c", "", "experiment `file` (.argos)")
+	fs.StringVar(&f.id, "i", "", "`id` of the controller entry to run")
+	fs.StringVar(&f.board, "b", defaultBoard, "`board`: "+strings.Join(boards.Names(), ", "))
+	fs.StringVar(&f.robotID, "robot-id", "", "robot id the controller sees (default: the host name)")
+	fs.StringVar(&f.port, "port", "", "serial `port`, replacing the board's")
+	fs.IntVar(&f.baud, "baud", 0, "baud rate, replacing the board's")
+	fs.StringVar(&f.bus, "bus", "", "I²C bus `name`, replacing the board's")
+	fs.StringVar(&f.aseba, "aseba", "", "Aseba switch host:port (or serial port), replacing the board's")
+	fs.IntVar(&f.ticks, "ticks", 0, "stop after `N` ticks (default: the experiment's length)")
+	fs.BoolVar(&f.stats, "stats", false, "print a ROBOT-STATS line with tick timings at the end")
+	fs.StringVar(&f.query, "q", "", "list boards, controllers or protocols, and exit")
+	fs.StringVar(&f.logFile, "l", "", "write the log to `file`")
+	fs.StringVar(&f.logLevel, "log-level", "info", "log `level`: debug, info, warn, error")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: robot -c experiment.argos -i CONTROLLER_ID [-b BOARD] [flags]\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	fs.Visit(func(fl *flag.Flag) { f.ticksSet = f.ticksSet || fl.Name == "ticks" })
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q; flags go before it, as -c FILE -i ID", fs.Arg(0))
+	}
+	if f.ticks < 0 {
+		return nil, fmt.Errorf("-ticks %d: give a number of ticks, or 0 to run until stopped", f.ticks)
+	}
+	return f, nil
+}
+
+func run(args []string, stdout, stderr io.Writer, start time.Time) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "robot: internal error: %v\n%s\nThis is a bug in the robot runtime; please report it.\n", r, debug.Stack())
+			code = exitPanic
+		}
+	}()
+	f, err := parse(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "robot: %v\n", err)
+		return exitSetup
+	}
+	if f.query != "" {
+		return query(f.query, stdout, stderr)
+	}
+	log := logrus.New()
+	log.SetOutput(stderr)
+	log.SetFormatter(&logrus.TextFormatter{FullTimestamp: true, TimestampFormat: "15:04:05.000"})
+	if lvl, err := logrus.ParseLevel(f.logLevel); err != nil {
+		fmt.Fprintf(stderr, "robot: -log-level %q: use debug, info, warn or error\n", f.logLevel)
+		return exitSetup
+	} else {
+		log.SetLevel(lvl)
+	}
+	if f.logFile != "" {
+		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			fmt.Fprintf(stderr, "robot: cannot write the log: %v\n", err)
+			return exitSetup
+		}
+		defer lf.Close()
+		log.SetOutput(lf)
+	}
+
+	st := newStats(start)
+	rt, opt, err := setup(f, log, st.add)
+	if err != nil {
+		if f.logFile != "" {
+			log.Error(err)
+		}
+		fmt.Fprintf(stderr, "robot: %v\n", err)
+		return exitSetup
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log.Infof("running controller %q at %d ticks/s on board %q (set-up took %v)", f.id, opt.TicksPerSecond, f.board, time.Since(start).Round(time.Millisecond))
+	runErr := rt.Run(ctx)
+	closeErr := rt.Close()
+	if f.stats {
+		fmt.Fprintln(stdout, st.line())
+	}
+	code = exitOK
+	switch {
+	case errors.Is(runErr, realrobot.ErrStalled):
+		code = exitStalled
+	case errors.Is(runErr, realrobot.ErrControllerPanic):
+		code = exitPanic
+	case errors.Is(runErr, realrobot.ErrDeviceLost):
+		code = exitLost
+	case runErr != nil || closeErr != nil:
+		code = exitShutdown
+	}
+	if err := errors.Join(runErr, closeErr); err != nil {
+		if f.logFile != "" {
+			log.Error(err)
+		}
+		fmt.Fprintf(stderr, "robot: %v\n", err)
+	} else {
+		log.Infof("stopped after %d ticks", rt.Ticks())
+	}
+	return code
+}
+
+// setup loads the experiment and opens the runtime.
+func setup(f *flags, log *logrus.Logger, onTick func(realrobot.TickStats)) (*realrobot.Runtime, realrobot.Options, error) {
+	var opt realrobot.Options
+	if f.file == "" || f.id == "" {
+		return nil, opt, errors.New("give the experiment and the controller: robot -c FILE.argos -i CONTROLLER_ID")
+	}
+	if f.board == "" {
+		return nil, opt, fmt.Errorf("this build has no default board; choose one with -b: %s", strings.Join(boards.Names(), ", "))
+	}
+	exp, err := config.Load(f.file)
+	if err != nil {
+		return nil, opt, err
+	}
+	for _, w := range exp.Warnings {
+		log.Warn(w)
+	}
+	c := exp.FindController(f.id)
+	if c == nil {
+		var ids []string
+		for _, c := range exp.Controllers {
+			ids = append(ids, c.ID)
+		}
+		return nil, opt, fmt.Errorf("%s has no controller with id %q; its ids are: %s", f.file, f.id, strings.Join(ids, ", "))
+	}
+	b, err := boards.Lookup(f.board)
+	if err != nil {
+		return nil, opt, err
+	}
+	if err := override(&b, f); err != nil {
+		return nil, opt, err
+	}
+	opt = realrobot.Options{
+		RobotID:        f.robotID,
+		Seed:           exp.Framework.RandomSeed,
+		TicksPerSecond: exp.Framework.TicksPerSecond,
+		Ticks:          exp.Framework.Ticks(),
+		Logger:         log,
+		OnTick:         onTick,
+	}
+	if f.ticksSet {
+		opt.Ticks = f.ticks
+	}
+	if opt.RobotID == "" {
+		opt.RobotID, _ = os.Hostname()
+	}
+	if opt.Seed == 0 {
+		opt.Seed = uint64(time.Now().UnixNano())
+		log.Infof("random_seed is 0: using %d", opt.Seed)
+	}
+	rt, err := realrobot.Open(b, c, opt)
+	return rt, opt, err
+}
+
+// override applies the link flags to the board.
+func override(b *boards.Board, f *flags) error {
+	if f.port != "" || f.baud != 0 {
+		switch {
+		case b.Serial != nil:
+			if f.port != "" {
+				b.Serial.Port = f.port
+			}
+			if f.baud != 0 {
+				b.Serial.Baud = f.baud
+			}
+		case b.Aseba != nil && b.Aseba.Transport == "serial":
+			if f.port != "" {
+				b.Aseba.Address = f.port
+			}
+			if f.baud != 0 {
+				b.Aseba.Baud = f.baud
+			}
+		default:
+			return fmt.Errorf("board %q has no serial port; -port and -baud do not apply", b.Name)
+		}
+	}
+	if f.bus != "" {
+		if b.I2C == nil {
+			return fmt.Errorf("board %q has no I²C bus; -bus does not apply", b.Name)
+		}
+		b.I2C.Bus, b.I2C.Fallback = f.bus, nil
+	}
+	if f.aseba != "" {
+		if b.Aseba == nil {
+			return fmt.Errorf("board %q does not speak Aseba; -aseba does not apply", b.Name)
+		}
+		b.Aseba.Address = f.aseba
+		if strings.HasPrefix(f.aseba, "/") {
+			b.Aseba.Transport = "serial"
+			if b.Aseba.Baud == 0 {
+				b.Aseba.Baud = 115200
+			}
+		} else {
+			b.Aseba.Transport = "tcp"
+		}
+	}
+	return nil
+}
+
+func query(what string, stdout, stderr io.Writer) int {
+	switch what {
+	case "boards":
+		for _, b := range boards.All() {
+			t := b.Target
+			target := "host"
+			if t.GOARCH != "" {
+				target = t.GOOS + "/" + t.GOARCH
+				if t.GOARM != "" {
+					target += " GOARM=" + t.GOARM
+				}
+			}
+			fmt.Fprintf(stdout, "%-13s %-9s %-22s %s\n", b.Name, b.Model, target, b.Description)
+		}
+	case "controllers":
+		for _, e := range ci.Controllers.Entries() {
+			fmt.Fprintf(stdout, "%s\n    %s\n", e.Name, e.Description)
+		}
+	case "protocols":
+		for _, e := range realrobot.Protocols.Entries() {
+			fmt.Fprintf(stdout, "%-13s %s\n", e.Name, e.Description)
+		}
+	default:
+		fmt.Fprintf(stderr, "robot: -q %q: use boards, controllers or protocols\n", what)
+		return exitSetup
+	}
+	return exitOK
+}
+
+// stats collects the tick timings for -stats.
+type stats struct {
+	start                    time.Time
+	first                    time.Duration // process start to the end of the first tick
+	late, control, sense, ac []time.Duration
+	failed, overruns         int
+	period                   time.Duration
+}
+
+func newStats(start time.Time) *stats { return &stats{start: start} }
+
+func (s *stats) add(t realrobot.TickStats) {
+	if t.N == 1 {
+		s.first = time.Since(s.start)
+	}
+	if t.Err != nil {
+		s.failed++
+		return
+	}
+	s.late = append(s.late, t.Late)
+	s.control = append(s.control, t.Control)
+	s.sense = append(s.sense, t.Sense)
+	s.ac = append(s.ac, t.Act)
+}
+
+func pct(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(p*float64(len(s))))]
+}
+
+func us(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/float64(time.Microsecond)) }
+
+// line is the ROBOT-STATS line: microseconds, medians and 99th
+// percentiles. sense_to_act is ControlStep plus the runtime's work between
+// the driver's Sense and Act (no bus time); late is how late each tick
+// started (jitter); startup is process start to the end of the first tick.
+func (s *stats) line() string {
+	late := s.late
+	if len(late) > 1 {
+		late = late[1:] // the first tick starts at once
+	}
+	return fmt.Sprintf("ROBOT-STATS ticks=%d failed=%d sense_to_act_us_p50=%s sense_to_act_us_p99=%s sense_to_act_us_max=%s late_us_p50=%s late_us_p99=%s late_us_max=%s sense_bus_us_p50=%s act_bus_us_p50=%s startup_ms=%.1f",
+		len(s.control)+s.failed, s.failed,
+		us(pct(s.control, .5)), us(pct(s.control, .99)), us(pct(s.control, 1)),
+		us(pct(late, .5)), us(pct(late, .99)), us(pct(late, 1)),
+		us(pct(s.sense, .5)), us(pct(s.ac, .5)), float64(s.first)/float64(time.Millisecond))
+}

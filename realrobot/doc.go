@@ -1,0 +1,39 @@
+// Package realrobot runs a controller on a real robot: the tick loop
+// (sense -> ControlStep -> act at the experiment's ticks_per_second), the
+// robot handle the controller gets, and the registry of the drivers that
+// speak each board's protocol (one package per robot model:
+// realrobot/epuck, realrobot/footbot, realrobot/eyebot, with the Aseba
+// codec in realrobot/aseba).
+//
+// A [Driver] is one link to the robot's hardware and the devices built on
+// it; the model packages register an [Opener] per [boards.Protocol] in
+// [Protocols]. [Open] looks the board's protocol up, opens the driver for
+// the devices the controller declares, and initialises the controller;
+// [New] does the same on a driver the caller opened (tests, custom links).
+//
+// # Faults
+//
+// [Runtime.Run] never leaves the wheels running after something went
+// wrong:
+//
+//   - a tick that has not finished at the end of its period (an overrun)
+//     is logged and the wheels are commanded to zero at once; the loop
+//     goes on, and the next tick that finishes in time drives them again;
+//   - a tick that has not finished after [Options.StallAfter] (a stalled
+//     tick) ends the run with [ErrStalled]; the controller is not
+//     destroyed, since its ControlStep may still be running;
+//   - a failed exchange with the hardware (after the driver's own
+//     retries) skips the tick: the wheels are commanded to zero and the
+//     error is logged; the loop recovers at the first tick that works.
+//     After [Options.MaxFailures] failed ticks in a row the run ends with
+//     [ErrDeviceLost];
+//   - a panic in ControlStep ends the run with [ErrControllerPanic];
+//   - a cancelled context (SIGINT, SIGTERM in the robot command) ends the
+//     run after the current tick, with no error.
+//
+// In every case [Runtime.Close] then stops the wheels again, calls the
+// controller's Destroy (except after a stall) and closes the driver.
+//
+// Only this package's loop touches the wall clock; drivers and
+// controllers never read it to decide what to do.
+package realrobot

@@ -1,0 +1,386 @@
+// Package eyebot drives the eye-bot quadrotor through its Aseba network
+// (realrobot/aseba), with the mapping of devices onto the flight
+// controller's, the sensor ring's and the LED node's variables that the
+// board definition declares (package boards documents it): position and
+// speed set-points, altitude, pose estimate, proximity and light rings,
+// LEDs.
+//
+// The flight controller has three modes: 0 hovers where it is, 1 flies to
+// position.target, 2 follows speed.target. Act writes the mode of the
+// last kind of set-point the controller gave and that set-point; Stop
+// writes mode 0 and a zero speed (hover), and reads the mode back. (The
+// eye-bot's compute board is not confirmed: ROBOTS.md.)
+//
+// Importing the package registers the driver in realrobot.Protocols under
+// "aseba/eye-bot".
+package eyebot
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/argosgo/argos/boards"
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/realrobot"
+	"github.com/argosgo/argos/realrobot/aseba"
+	"github.com/sirupsen/logrus"
+)
+
+// Roles of the board's mapping, and the flight modes.
+const (
+	RoleMode           = "flight.mode"
+	RolePositionTarget = "flight.position.target"
+	RoleSpeedTarget    = "flight.speed.target"
+	RolePosition       = "flight.position"
+	RoleAltitude       = "altitude"
+	RoleProximity      = "proximity"
+	RoleLight          = "light"
+	RoleLEDs           = "leds"
+
+	ModeHover    = 0
+	ModePosition = 1
+	ModeSpeed    = 2
+)
+
+// ProtocolKey is the driver's key in realrobot.Protocols.
+const ProtocolKey = string(boards.ProtocolAseba) + "/eye-bot"
+
+// Flight is the quadrotor_position and quadrotor_speed actuator: the
+// last set-point given wins.
+type Flight struct {
+	d      *Driver
+	mode   int
+	target [4]float64 // x, y, z (m), yaw (rad)
+	speed  [4]float64 // m/s, rad/s
+}
+
+var (
+	_ ci.QuadrotorPosition = (*Flight)(nil)
+	_ ci.QuadrotorSpeed    = (*Flight)(nil)
+)
+
+func (f *Flight) toPosition() {
+	if f.mode != ModePosition {
+		p := f.d.pose
+		f.target = p
+		f.mode = ModePosition
+	}
+}
+
+// SetAbsolutePosition flies to p (m, arena frame).
+func (f *Flight) SetAbsolutePosition(p ci.Vector3) {
+	f.toPosition()
+	f.target[0], f.target[1], f.target[2] = p.X, p.Y, p.Z
+}
+
+// SetRelativePosition flies by d from the current pose.
+func (f *Flight) SetRelativePosition(d ci.Vector3) {
+	f.toPosition()
+	p := f.d.pose
+	f.target[0], f.target[1], f.target[2] = p[0]+d.X, p[1]+d.Y, p[2]+d.Z
+}
+
+// SetAbsoluteYaw turns to yaw (rad).
+func (f *Flight) SetAbsoluteYaw(yaw float64) { f.toPosition(); f.target[3] = yaw }
+
+// SetRelativeYaw turns by d from the current yaw.
+func (f *Flight) SetRelativeYaw(d float64) { f.toPosition(); f.target[3] = f.d.pose[3] + d }
+
+// SetLinearVelocity flies at v (m/s).
+func (f *Flight) SetLinearVelocity(v ci.Vector3) {
+	f.mode = ModeSpeed
+	f.speed[0], f.speed[1], f.speed[2] = v.X, v.Y, v.Z
+}
+
+// SetRotationalSpeed turns at w (rad/s).
+func (f *Flight) SetRotationalSpeed(w float64) { f.mode = ModeSpeed; f.speed[3] = w }
+
+// Ring is a proximity ring.
+type Ring struct{ readings []ci.ProximityReading }
+
+// Readings returns the last readings.
+func (r *Ring) Readings() []ci.ProximityReading { return r.readings }
+
+// LightRing is a light ring.
+type LightRing struct{ readings []ci.LightReading }
+
+// Readings returns the last readings.
+func (r *LightRing) Readings() []ci.LightReading { return r.readings }
+
+// Altitude reads the height above the floor.
+type Altitude struct{ h float64 }
+
+// Reading returns the height in m.
+func (a *Altitude) Reading() float64 { return a.h }
+
+// Positioning reads the flight controller's pose estimate.
+type Positioning struct{ r ci.PositioningReading }
+
+// Reading returns the pose.
+func (p *Positioning) Reading() ci.PositioningReading { return p.r }
+
+// LEDs is the leds actuator.
+type LEDs struct{ colors []ci.Color }
+
+// Len returns the number of LEDs.
+func (l *LEDs) Len() int { return len(l.colors) }
+
+// SetSingleColor sets LED i; an index out of range is ignored.
+func (l *LEDs) SetSingleColor(i int, c ci.Color) {
+	if i >= 0 && i < len(l.colors) {
+		l.colors[i] = c
+	}
+}
+
+// SetAllColors sets every LED.
+func (l *LEDs) SetAllColors(c ci.Color) {
+	for i := range l.colors {
+		l.colors[i] = c
+	}
+}
+
+// Driver drives an eye-bot. Make it with Open or New.
+type Driver struct {
+	b    boards.Board
+	link *aseba.Link
+	mu   sync.Mutex // held by Sense, Act and a checked Stop
+
+	flight *Flight
+	leds   *LEDs
+	prox   *Ring
+	light  *LightRing
+	alt    *Altitude
+	pos    *Positioning
+
+	sensors, actuators map[string]any
+	reads              []boards.AsebaVar
+	buf                [][]int16
+	pose               [4]float64
+}
+
+var _ realrobot.Driver = (*Driver)(nil)
+
+// Open dials the board's Aseba network and builds the declared devices.
+func Open(b boards.Board, d realrobot.Devices, log logrus.FieldLogger) (*Driver, error) {
+	if b.Aseba == nil {
+		return nil, fmt.Errorf("eyebot: board %q has no Aseba network", b.Name)
+	}
+	link, err := aseba.Dial(*b.Aseba, b.Timeout, b.Retries, log)
+	if err != nil {
+		return nil, fmt.Errorf("eyebot: %w; is asebaswitch running on the robot (or give -aseba host:port)?", err)
+	}
+	drv, err := New(link, b, d)
+	if err != nil {
+		link.Close()
+		return nil, err
+	}
+	return drv, nil
+}
+
+// New builds the driver on an open link (Close closes it); it makes the
+// robot hover and reads the sensors once.
+func New(link *aseba.Link, b boards.Board, d realrobot.Devices) (*Driver, error) {
+	x := &Driver{b: b, link: link, sensors: map[string]any{}, actuators: map[string]any{}}
+	for _, r := range []string{RoleMode, RolePositionTarget, RoleSpeedTarget, RolePosition} {
+		if _, ok := b.Aseba.Var(r); !ok {
+			return nil, fmt.Errorf("eyebot: board %q maps no Aseba variable to %q", b.Name, r)
+		}
+	}
+	read := func(role string) error {
+		v, ok := b.Aseba.Var(role)
+		if !ok {
+			return fmt.Errorf("eyebot: board %q maps no Aseba variable to %q", b.Name, role)
+		}
+		x.reads = append(x.reads, v)
+		x.buf = append(x.buf, make([]int16, v.Size))
+		return nil
+	}
+	if err := read(RolePosition); err != nil {
+		return nil, err
+	}
+	angles := b.Geometry.ProximityAngles
+	for _, tag := range d.Sensors {
+		var err error
+		switch tag {
+		case ci.TagEyeBotProximity, ci.TagProximity:
+			if x.prox == nil {
+				x.prox = &Ring{readings: make([]ci.ProximityReading, len(angles))}
+				for i, a := range angles {
+					x.prox.readings[i].Angle = a
+				}
+				err = read(RoleProximity)
+			}
+			x.sensors[tag] = x.prox
+		case ci.TagEyeBotLight, ci.TagLight:
+			if x.light == nil {
+				x.light = &LightRing{readings: make([]ci.LightReading, len(angles))}
+				for i, a := range angles {
+					x.light.readings[i].Angle = a
+				}
+				err = read(RoleLight)
+			}
+			x.sensors[tag] = x.light
+		case ci.TagAltitude:
+			x.alt = &Altitude{}
+			x.sensors[tag] = x.alt
+			err = read(RoleAltitude)
+		case ci.TagPositioning:
+			x.pos = &Positioning{}
+			x.sensors[tag] = x.pos
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, tag := range d.Actuators {
+		switch tag {
+		case ci.TagQuadrotorPosition, ci.TagQuadrotorSpeed:
+			if x.flight == nil {
+				x.flight = &Flight{d: x}
+			}
+			x.actuators[tag] = x.flight
+		case ci.TagLEDs:
+			if _, ok := b.Aseba.Var(RoleLEDs); !ok {
+				return nil, fmt.Errorf("eyebot: board %q maps no Aseba variable to %q", b.Name, RoleLEDs)
+			}
+			x.leds = &LEDs{colors: make([]ci.Color, b.Geometry.LEDs)}
+			x.leds.SetAllColors(ci.Black)
+			x.actuators[tag] = x.leds
+		}
+	}
+	link.OnReconnect = x.hoverWrites
+	if err := x.Stop(); err != nil {
+		return nil, fmt.Errorf("eyebot: hovering: %w", err)
+	}
+	if err := x.Sense(); err != nil {
+		return nil, fmt.Errorf("eyebot: first reading: %w", err)
+	}
+	return x, nil
+}
+
+func (x *Driver) v(role string) boards.AsebaVar {
+	v, _ := x.b.Aseba.Var(role)
+	return v
+}
+
+func raw(v boards.AsebaVar, x float64) int16 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return int16(math.Max(math.MinInt16, math.Min(math.MaxInt16, math.Round(x/v.Unit))))
+}
+
+func (x *Driver) hoverWrites() []aseba.Write {
+	return []aseba.Write{{Var: x.v(RoleMode), Values: []int16{ModeHover}}, {Var: x.v(RoleSpeedTarget), Values: make([]int16, 4)}}
+}
+
+// Sense reads the pose and the declared sensors.
+func (x *Driver) Sense() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err := x.link.Fetch(x.reads, x.buf); err != nil {
+		return fmt.Errorf("eyebot: %w", err)
+	}
+	for i, v := range x.reads {
+		b := x.buf[i]
+		switch v.Role {
+		case RolePosition:
+			for k := range 3 {
+				x.pose[k] = float64(b[k]) * v.Unit
+			}
+			x.pose[3] = float64(b[3]) * v.Unit // mrad -> rad
+		case RoleAltitude:
+			x.alt.h = float64(b[0]) * v.Unit
+		case RoleProximity:
+			for k := range x.prox.readings {
+				x.prox.readings[k].Value = math.Max(0, math.Min(1, float64(b[k])*v.Unit))
+			}
+		case RoleLight:
+			for k := range x.light.readings {
+				x.light.readings[k].Value = math.Max(0, math.Min(1, float64(b[k])*v.Unit))
+			}
+		}
+	}
+	if x.pos != nil {
+		x.pos.r = ci.PositioningReading{Position: ci.Vector3{X: x.pose[0], Y: x.pose[1], Z: x.pose[2]}, Orientation: ci.QuaternionFromYaw(x.pose[3])}
+	}
+	return nil
+}
+
+// Act writes the flight mode and set-point and the LEDs.
+func (x *Driver) Act() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var ws []aseba.Write
+	if f := x.flight; f != nil && f.mode != ModeHover {
+		role, sp := RolePositionTarget, f.target
+		if f.mode == ModeSpeed {
+			role, sp = RoleSpeedTarget, f.speed
+		}
+		v := x.v(role)
+		vals := make([]int16, 4)
+		for k := range vals {
+			vals[k] = raw(v, sp[k])
+		}
+		ws = append(ws, aseba.Write{Var: v, Values: vals}, aseba.Write{Var: x.v(RoleMode), Values: []int16{int16(f.mode)}})
+	}
+	if x.leds != nil {
+		v := x.v(RoleLEDs)
+		vals := make([]int16, 0, v.Size)
+		for _, c := range x.leds.colors {
+			vals = append(vals, int16(c.R), int16(c.G), int16(c.B))
+		}
+		ws = append(ws, aseba.Write{Var: v, Values: vals[:min(len(vals), v.Size)]})
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	if err := x.link.Store(ws); err != nil {
+		return fmt.Errorf("eyebot: %w", err)
+	}
+	return nil
+}
+
+// Stop makes the robot hover (mode 0, zero speed) and reads the mode back;
+// during an exchange it writes at once without reading back.
+func (x *Driver) Stop() error {
+	if !x.mu.TryLock() {
+		// Sense or Act is running (a tick overran): write the hover
+		// between its messages, unchecked.
+		if err := x.link.StoreNow(x.hoverWrites()); err != nil {
+			return fmt.Errorf("eyebot: hovering: %w", err)
+		}
+		return nil
+	}
+	defer x.mu.Unlock()
+	if err := x.link.Store(x.hoverWrites()); err != nil {
+		return fmt.Errorf("eyebot: hovering: %w", err)
+	}
+	got := [][]int16{{-1}}
+	if err := x.link.Fetch([]boards.AsebaVar{x.v(RoleMode)}, got); err != nil {
+		return fmt.Errorf("eyebot: checking the hover: %w", err)
+	}
+	if got[0][0] != ModeHover {
+		return errors.New("eyebot: the flight controller did not take the hover mode")
+	}
+	return nil
+}
+
+// Sensor returns the declared sensor with the tag.
+func (x *Driver) Sensor(tag string) (any, bool) { v, ok := x.sensors[tag]; return v, ok }
+
+// Actuator returns the declared actuator with the tag.
+func (x *Driver) Actuator(tag string) (any, bool) { v, ok := x.actuators[tag]; return v, ok }
+
+// Close closes the link.
+func (x *Driver) Close() error { return x.link.Close() }
+
+func init() {
+	realrobot.Protocols.MustRegister(ProtocolKey,
+		"eye-bot: Aseba over TCP to an Aseba switch, or serial; flight set-points and sensors mapped onto node variables by the board",
+		func(b boards.Board, d realrobot.Devices, log logrus.FieldLogger) (realrobot.Driver, error) {
+			return Open(b, d, log)
+		})
+}

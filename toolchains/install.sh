@@ -1,0 +1,16 @@
+#!/bin/sh
+# Runs on the robot (make robot-<model> ROBOT=user@host calls it over ssh):
+# installs the bundle's systemd unit and restarts the robot runtime.
+#   sh install.sh DIR      DIR: where the bundle was copied
+set -eu
+dir=${1:-$(cd "$(dirname "$0")" && pwd)}
+chmod +x "$dir/argos-robot"
+if command -v systemctl >/dev/null 2>&1; then
+  cp "$dir/argos-robot.service" /etc/systemd/system/argos-robot.service
+  systemctl daemon-reload
+  systemctl enable argos-robot.service >/dev/null 2>&1 || true
+  systemctl restart argos-robot.service
+  echo "argos-robot restarted; follow it with: journalctl -u argos-robot -f (log: $dir/robot.log)"
+else
+  echo "no systemd on this robot: start it by hand with $(grep '^ExecStart=' "$dir/argos-robot.service" | cut -d= -f2-)"
+fi
