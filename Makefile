@@ -35,6 +35,7 @@ deps-check:
 fuzz:
 	$(GO) test -run=XXX -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./config/
 	$(GO) test -run=XXX -fuzz=FuzzNew -fuzztime=$(FUZZTIME) ./simulator/
+	$(MAKE) fuzz-robot FUZZTIME=$(FUZZTIME)
 
 # The scalability matrix of BENCHMARKS.md: prints the BENCH lines.
 bench: build
