@@ -12,6 +12,7 @@ import (
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/devices"
 	"github.com/argosgo/argos/simulator/entity"
+	"github.com/argosgo/argos/simulator/media"
 	"github.com/argosgo/argos/simulator/physics"
 	"github.com/argosgo/argos/simulator/space"
 	"github.com/sirupsen/logrus"
@@ -278,6 +279,11 @@ func (s *Simulator) addEntity(spec *entity.Spec, place *space.Placement) error {
 		s.world.Lights = append(s.world.Lights, spec.Light)
 		return nil
 	}
+	if len(spec.LEDs) > 0 {
+		if _, err := entity.Medium[*media.LED](s.world, spec.LEDMedium); err != nil {
+			return spec.Node.Errorf("simulator: %s %q: <leds medium=%q>: %w", spec.Tag, spec.ID, spec.LEDMedium, err)
+		}
+	}
 	h := s.sp.Add(spec.Body)
 	if place != nil {
 		place.Insert(h)
@@ -286,6 +292,9 @@ func (s *Simulator) addEntity(spec *entity.Spec, place *space.Placement) error {
 		s.byID = map[string]int{}
 	}
 	s.byID[spec.ID] = h
+	if leds := entity.NewObjectLEDs(spec, h); leds != nil {
+		s.world.ObjectLEDs = append(s.world.ObjectLEDs, leds)
+	}
 	if spec.Robot == nil {
 		return nil
 	}

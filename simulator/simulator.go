@@ -111,6 +111,11 @@ func (s *Simulator) Lights() []*entity.Light { return s.world.Lights }
 // World returns what devices and media read: space, lights, floor, media.
 func (s *Simulator) World() *entity.World { return s.world }
 
+// LoopFunctions returns the experiment's loop functions (nil without
+// <loop_functions>), as ARGoS's GetLoopFunctions: tests and tools read
+// their measures through their own type.
+func (s *Simulator) LoopFunctions() LoopFunctions { return s.loop }
+
 // NumRobots returns the number of robots.
 func (s *Simulator) NumRobots() int { return len(s.robots) }
 
@@ -326,6 +331,9 @@ func (s *Simulator) Reset() error {
 	s.sp.Reindex()
 	for _, m := range s.media {
 		m.Reset()
+	}
+	for _, o := range s.world.ObjectLEDs {
+		o.Reset()
 	}
 	var errs []error
 	for _, r := range s.robots {

@@ -50,6 +50,7 @@ import (
 	_ "github.com/argosgo/argos/controllers/flocking"
 	_ "github.com/argosgo/argos/controllers/foraging"
 	_ "github.com/argosgo/argos/controllers/gripping"
+	_ "github.com/argosgo/argos/controllers/prey_retrieval"
 	_ "github.com/argosgo/argos/controllers/synchronization"
 	_ "github.com/argosgo/argos/simulator/loop"
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"

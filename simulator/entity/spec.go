@@ -21,6 +21,10 @@ type Spec struct {
 	ControllerID string
 	// Light is set for lights.
 	Light *Light
+	// LEDs are the LEDs of a box or a cylinder (<leds medium="...">,
+	// object_leds.go), shown by the LED medium LEDMedium.
+	LEDs      []ObjectLED
+	LEDMedium string
 	// Setup is set for entities that change the world rather than add a
 	// body or a light (the floor): the simulator calls it instead.
 	Setup func(w *World) error
@@ -46,9 +50,9 @@ var Types = ci.NewRegistry[Parser]("entity")
 
 func init() {
 	Types.MustRegister("box", "A box: id, size=\"x,y,z\" (m), movable=\"true|false\", mass (kg, movable only, default 1); <body position=\"x,y,z\" orientation=\"z,y,x\"/> (degrees). "+
-		"A movable box is pushed by robots (its friction on the floor is a drag of at most 1.49 N) and is grippable.", parseBox)
+		"A movable box is pushed by robots (its friction on the floor is a drag of at most 1.49 N) and is grippable. "+objectLEDsHelp, parseBox)
 	Types.MustRegister("cylinder", "A cylinder: id, radius, height (m), movable=\"true|false\", mass (kg, movable only, default 1); <body position orientation/>. "+
-		"A movable cylinder is pushed by robots and is grippable: the prey of foraging and gripping experiments.", parseCylinder)
+		"A movable cylinder is pushed by robots and is grippable: the prey of foraging and gripping experiments. "+objectLEDsHelp, parseCylinder)
 	Types.MustRegister("light", "A light: id, position=\"x,y,z\", orientation, color (name or r,g,b), intensity (default 1; light sensors scale distances by it), "+
 		"medium (accepted; every light shows in every <led> medium, so cameras see it as a blob of its colour).", parseLight)
 	Types.MustRegister("foot-bot", "The foot-bot (marXbot): id; <body position orientation/>; <controller config=\"ID\"/>; optional <battery discharge_model=\"time|motion|time_motion\" "+
@@ -96,6 +100,7 @@ func (s *Spec) Clone() *Spec {
 		l := *s.Light
 		c.Light = &l
 	}
+	c.LEDs = append([]ObjectLED(nil), s.LEDs...)
 	return &c
 }
 
@@ -169,6 +174,9 @@ func parseBox(n *config.Node) (*Spec, error) {
 	if err := parseMovable(n, s); err != nil {
 		return nil, err
 	}
+	if err := parseObjectLEDs(s, n); err != nil {
+		return nil, err
+	}
 	return s, parsePose(s, n)
 }
 
@@ -195,6 +203,9 @@ func parseCylinder(n *config.Node) (*Spec, error) {
 	s.Body.Radius = r
 	s.Body.Height = h
 	if err := parseMovable(n, s); err != nil {
+		return nil, err
+	}
+	if err := parseObjectLEDs(s, n); err != nil {
 		return nil, err
 	}
 	return s, parsePose(s, n)

@@ -18,6 +18,9 @@ type World struct {
 	Floor func(p ci.Vector2) ci.Color
 	// Robots are all robots, in arena order.
 	Robots []*Robot
+	// ObjectLEDs are the LEDs of the boxes and cylinders that carry some,
+	// in arena order (object_leds.go).
+	ObjectLEDs []*ObjectLEDs
 	// Spots are coloured light spots projected on surfaces (laser pointers
 	// of flying robots), refreshed before the robots sense. Ground sensors
 	// and cameras see them.

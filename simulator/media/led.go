@@ -8,8 +8,8 @@ import (
 )
 
 // LEDDescription is the help text of the <led> medium.
-const LEDDescription = "The LED medium (ARGoS's <led>): every lit LED of every robot (placed by the robot model, turning with a foot-bot's turret) " +
-	"and every light of the arena, indexed on a grid at each tick, for the colored_blob_omnidirectional_camera. Attributes: id (required); " +
+const LEDDescription = "The LED medium (ARGoS's <led>): every lit LED of every robot (placed by the robot model, turning with a foot-bot's turret), " +
+	"every light of the arena and every LED of the boxes and cylinders whose <leds medium> names this medium (moving with the object), indexed on a grid at each tick, for the colored_blob_omnidirectional_camera. Attributes: id (required); " +
 	"index and grid_size are accepted for ARGoS compatibility (the grid is sized automatically)."
 
 // ledCell is the side of the LED grid's cells (metres): about the ground
@@ -19,8 +19,10 @@ const ledCell = 1.0
 // LED is the LED medium. Build it with NewLED.
 type LED struct {
 	world *entity.World
+	id    string
 
-	// slots: every LED of every robot, then every light
+	// slots: every LED of every robot, then every light, then the LEDs
+	// of the objects that name this medium
 	base  []int // robot index -> first slot
 	nRobo int
 	pos   []ci.Vector3
@@ -31,7 +33,7 @@ type LED struct {
 	litPos   []ci.Vector3
 	litXY    []ci.Vector2
 	litCol   []ci.Color
-	litOwner []int32 // body handle of the robot, -1 for a light
+	litOwner []int32 // body handle of the robot or object, -1 for a light
 	grid     cells
 }
 
@@ -40,10 +42,11 @@ func NewLED(n *config.Node, w *entity.World) (*LED, error) {
 	if err := n.CheckAttrs("id", "index", "grid_size"); err != nil {
 		return nil, err
 	}
-	if _, err := n.String("id"); err != nil {
+	id, err := n.String("id")
+	if err != nil {
 		return nil, err
 	}
-	return &LED{world: w}, nil
+	return &LED{world: w, id: id}, nil
 }
 
 const ledChunk = 256
@@ -91,6 +94,7 @@ func (m *LED) Update(run physics.Runner) {
 			m.add(s, -1)
 		}
 	}
+	m.addObjects()
 	lo, hi := w.Space.Bounds()
 	m.grid.build(lo, hi, ledCell, len(m.litXY), func(k int) ci.Vector2 { return m.litXY[k] })
 }
@@ -100,6 +104,29 @@ func (m *LED) add(s int, owner int32) {
 	m.litXY = append(m.litXY, m.pos[s].XY())
 	m.litCol = append(m.litCol, m.col[s])
 	m.litOwner = append(m.litOwner, owner)
+}
+
+// addObjects adds the lit LEDs of the objects that name this medium, in
+// arena order. There are few of them: they are placed on this goroutine.
+func (m *LED) addObjects() {
+	for _, o := range m.world.ObjectLEDs {
+		if o.Medium != m.id {
+			continue
+		}
+		b := &m.world.Space.Bodies[o.Body]
+		if b.Removed {
+			continue
+		}
+		for k := range o.LEDs {
+			if c := o.LEDs[k].Color; lit(c) {
+				p := o.Position(b, k)
+				m.litPos = append(m.litPos, p)
+				m.litXY = append(m.litXY, p.XY())
+				m.litCol = append(m.litCol, c)
+				m.litOwner = append(m.litOwner, int32(o.Body))
+			}
+		}
+	}
 }
 
 // place computes the slots of robot i.
@@ -142,8 +169,8 @@ func (m *LED) Near(lo, hi ci.Vector2, buf []int32) []int32 {
 	return buf
 }
 
-// At returns lit LED k's position, colour and the body of the robot that
-// carries it (-1 for a light).
+// At returns lit LED k's position, colour and the body of the robot or
+// object that carries it (-1 for a light).
 func (m *LED) At(k int32) (pos ci.Vector3, c ci.Color, owner int) {
 	return m.litPos[k], m.litCol[k], int(m.litOwner[k])
 }
