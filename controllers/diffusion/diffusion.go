@@ -47,6 +47,11 @@ type Controller struct {
 	alpha    float64 // radians
 	delta    float64
 	velocity float64 // cm/s
+
+	// dirs caches the unit vector of each sensor's angle: the angles of a
+	// ring do not change, so the sum needs no trigonometry per step.
+	dirs   []ci.Vector2
+	angles []float64
 }
 
 var _ ci.Controller = (*Controller)(nil)
@@ -125,11 +130,25 @@ func proximitySensor(r ci.Robot) (ci.Proximity, error) {
 
 // ControlStep reads the proximity sensors and sets the wheel speeds. It
 // does not allocate.
+// dir returns the unit vector of sensor i's angle, from the cache.
+func (c *Controller) dir(i int, angle float64) ci.Vector2 {
+	for len(c.dirs) <= i {
+		c.dirs = append(c.dirs, ci.Vector2{})
+		c.angles = append(c.angles, math.NaN()) // no angle cached yet
+	}
+	if c.angles[i] != angle {
+		c.angles[i], c.dirs[i] = angle, ci.FromPolar(1, angle)
+	}
+	return c.dirs[i]
+}
+
 func (c *Controller) ControlStep() {
 	readings := c.proximity.Readings()
 	var sum ci.Vector2
-	for _, r := range readings {
-		sum = sum.Add(ci.FromPolar(r.Value, r.Angle))
+	for i, r := range readings {
+		if r.Value != 0 {
+			sum = sum.Add(c.dir(i, r.Angle).Scale(r.Value))
+		}
 	}
 	// ARGoS divides by the number of readings unconditionally; with no
 	// readings at all (an empty ring) nothing is sensed, so the robot

@@ -21,14 +21,20 @@ type Space struct {
 	staticSel  []int32
 	mobileSel  []int32
 	maxMobileR float64
-	// mpos and mrad are the position and radius of each item of the mobile
-	// grid, in grid order, so that neighbour filters read a few compact
-	// arrays instead of the whole Body of every nearby robot.
-	mpos        []ci.Vector2
-	mrad        []float64
-	mz          [][2]float64 // bottom and top heights
+	// mitem holds, for each item of the mobile grid and in grid order,
+	// what neighbour filters need, packed in one array so that a query
+	// reads one contiguous run per grid row instead of touching Body.
+	mitem       []mobileItem
 	staticDirty bool
 	cell        float64
+}
+
+// mobileItem is what a neighbour query needs of a mobile body.
+type mobileItem struct {
+	pos    ci.Vector2
+	r      float64
+	z0, z1 float64 // bottom and top
+	body   int32
 }
 
 // New returns an empty arena of the given centre and size.
@@ -92,12 +98,10 @@ func (s *Space) Reindex() {
 	s.maxMobileR = maxR
 	s.mobile.init(s.lo, s.hi, cell)
 	s.mobile.buildCentres(s.Bodies, s.mobileSel)
-	s.mpos = slices.Grow(s.mpos[:0], len(s.mobile.items))[:len(s.mobile.items)]
-	s.mrad = slices.Grow(s.mrad[:0], len(s.mobile.items))[:len(s.mobile.items)]
-	s.mz = slices.Grow(s.mz[:0], len(s.mobile.items))[:len(s.mobile.items)]
+	s.mitem = slices.Grow(s.mitem[:0], len(s.mobile.items))[:len(s.mobile.items)]
 	for k, i := range s.mobile.items {
 		b := &s.Bodies[i]
-		s.mpos[k], s.mrad[k], s.mz[k] = b.Pos, b.Radius, [2]float64{b.Z, b.Z + b.Height}
+		s.mitem[k] = mobileItem{pos: b.Pos, r: b.Radius, z0: b.Z, z1: b.Z + b.Height, body: i}
 	}
 	if s.staticDirty {
 		s.staticSel = s.staticSel[:0]
@@ -231,13 +235,14 @@ func (s *Space) Nearby(p ci.Vector2, r, z float64, ignore int, buf []int32) []in
 	x0, y0, x1, y1 := g.rangeXY(p.Sub(pad), p.Add(pad))
 	for y := y0; y <= y1; y++ {
 		for k := g.start[y*g.nx+x0]; k < g.start[y*g.nx+x1+1]; k++ {
-			d := s.mpos[k].Sub(p)
-			reach := r + s.mrad[k]
+			m := &s.mitem[k]
+			d := m.pos.Sub(p)
+			reach := r + m.r
 			if d.X*d.X+d.Y*d.Y > reach*reach {
 				continue
 			}
-			i := int(g.items[k])
-			if i == ignore || z < s.mz[k][0] || z > s.mz[k][1] {
+			i := int(m.body)
+			if i == ignore || z < m.z0 || z > m.z1 {
 				continue
 			}
 			buf = append(buf, int32(i))
@@ -259,4 +264,32 @@ func (s *Space) CastRayAmong(cands []int32, from, to ci.Vector2) (t float64, hit
 		return 1, -1
 	}
 	return t, hit
+}
+
+// NearMobile calls fn for every mobile body (as of the last Reindex) whose
+// footprint may meet the box [lo, hi], until fn returns false.
+func (s *Space) NearMobile(lo, hi ci.Vector2, fn func(i int) bool) {
+	r := ci.Vector2{X: s.maxMobileR, Y: s.maxMobileR}
+	s.mobile.visit(lo.Sub(r), hi.Add(r), fn)
+}
+
+// NearMobileDisc calls fn for every mobile body (as indexed by the last
+// Reindex) whose bounding disc comes within r of p, until fn returns
+// false. It filters on the packed index alone, without reading Body.
+func (s *Space) NearMobileDisc(p ci.Vector2, r float64, fn func(i int) bool) {
+	g := &s.mobile
+	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
+	x0, y0, x1, y1 := g.rangeXY(p.Sub(pad), p.Add(pad))
+	for y := y0; y <= y1; y++ {
+		for k := g.start[y*g.nx+x0]; k < g.start[y*g.nx+x1+1]; k++ {
+			m := &s.mitem[k]
+			d := m.pos.Sub(p)
+			if reach := r + m.r; d.X*d.X+d.Y*d.Y > reach*reach {
+				continue
+			}
+			if !fn(int(m.body)) {
+				return
+			}
+		}
+	}
 }

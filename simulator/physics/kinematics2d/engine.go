@@ -30,15 +30,17 @@ type Engine struct {
 	axis       int // 0: x, 1: y, 2: z
 	distance   float64
 
-	objs    []object
-	slot    []int32 // body handle -> object index, -1 when not owned
-	bodies  []int
-	grid    space.PointGrid
-	chunk   int
-	maxR    float64   // largest radius of the owned bodies
-	changed []bool    // per chunk: a proposal was withdrawn this round
-	reachOf []float64 // per chunk: the longest proposed move
-	gone    [][]int32 // per chunk: proposals withdrawn in the last round
+	objs     []object
+	slot     []int32 // body handle -> object index, -1 when not owned
+	bodies   []int
+	grid     space.PointGrid
+	useSpace bool    // this step reads the space's index instead of grid
+	maxReach float64 // the longest proposed move of this sub-step
+	chunk    int
+	maxR     float64   // largest radius of the owned bodies
+	changed  []bool    // per chunk: a proposal was withdrawn this round
+	reachOf  []float64 // per chunk: the longest proposed move
+	gone     [][]int32 // per chunk: proposals withdrawn in the last round
 }
 
 // object is an owned body's state in the engine's plane.
@@ -219,7 +221,11 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 		// only shrink the set of moving bodies, so this ends (in two or
 		// three rounds in practice). After the first round, only the
 		// moving neighbours of a withdrawn proposal can change their minds.
-		e.grid.Build(n, func(k int) ci.Vector2 { return e.objs[k].p }, math.Max(2*e.maxR+2*maxReach+1e-3, 0.25))
+		e.useSpace = e.axis == 2 && e.iterations == 1
+		if !e.useSpace {
+			e.grid.Build(n, func(k int) ci.Vector2 { return e.objs[k].p }, math.Max(2*e.maxR+2*maxReach+1e-3, 0.25))
+		}
+		e.maxReach = maxReach
 		pad := e.maxR + maxReach
 		for {
 			run.Run(chunks, func(c int) {
@@ -246,11 +252,10 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 					}
 				}
 			})
-			m := ci.Vector2{X: 2*pad + e.maxR, Y: 2*pad + e.maxR}
 			for _, gone := range e.gone[:chunks] {
 				for _, k := range gone {
 					p := e.objs[k].p
-					e.grid.Near(p.Sub(m), p.Add(m), func(j int) bool {
+					e.near(p, e.objs[k].fp.Radius+maxReach, func(j int) bool {
 						e.objs[j].check = true
 						return true
 					})
@@ -267,6 +272,25 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 			}
 		})
 	}
+}
+
+// near calls fn for the owned bodies that may come within r of p: their
+// footprint at the start of the step, grown by the longest move of the
+// step, meets the disc. A floor engine stepping once per tick reads the
+// space's own index, which holds exactly those positions in a packed form;
+// other engines index their bodies in their plane themselves.
+func (e *Engine) near(p ci.Vector2, r float64, fn func(k int) bool) {
+	if !e.useSpace {
+		m := ci.Vector2{X: r + e.maxR + e.maxReach, Y: r + e.maxR + e.maxReach}
+		e.grid.Near(p.Sub(m), p.Add(m), fn)
+		return
+	}
+	e.sp.NearMobileDisc(p, r+e.maxReach, func(i int) bool {
+		if i < len(e.slot) && e.slot[i] >= 0 {
+			return fn(int(e.slot[i]))
+		}
+		return true
+	})
 }
 
 // propose integrates the body's velocity along the arc for dt.
@@ -302,7 +326,7 @@ func (e *Engine) conflicts(k int, pad float64) bool {
 	hit := false
 	lo := ci.Vector2{X: o.cand.X - pad - o.fp.Radius, Y: o.cand.Y - pad - o.fp.Radius}
 	hi := ci.Vector2{X: o.cand.X + pad + o.fp.Radius, Y: o.cand.Y + pad + o.fp.Radius}
-	e.grid.Near(lo, hi, func(j int) bool {
+	e.near(o.cand, o.fp.Radius, func(j int) bool {
 		if j == k {
 			return true
 		}
