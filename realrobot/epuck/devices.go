@@ -87,26 +87,7 @@ func (m *IMU) AngularVelocity() ci.Vector3 {
 
 // LEDs is the leds actuator: the 8 LEDs of the ring, numbered as the
 // firmware numbers them (0 at the front, clockwise).
-type LEDs struct{ colors [8]ci.Color }
-
-var _ ci.LEDs = (*LEDs)(nil)
-
-// Len returns 8.
-func (l *LEDs) Len() int { return len(l.colors) }
-
-// SetSingleColor sets LED i; an index out of range is ignored.
-func (l *LEDs) SetSingleColor(i int, c ci.Color) {
-	if i >= 0 && i < len(l.colors) {
-		l.colors[i] = c
-	}
-}
-
-// SetAllColors sets every LED.
-func (l *LEDs) SetAllColors(c ci.Color) {
-	for i := range l.colors {
-		l.colors[i] = c
-	}
-}
+type LEDs = realrobot.LEDs
 
 func lit(c ci.Color) bool { return c.R != 0 || c.G != 0 || c.B != 0 }
 
@@ -181,7 +162,7 @@ func newDevices(b boards.Board, d realrobot.Devices) *devices {
 			dv.wheels = &Wheels{}
 			dv.actuators[tag] = dv.wheels
 		case ci.TagLEDs:
-			dv.leds = &LEDs{}
+			dv.leds = realrobot.NewLEDs(8)
 			dv.leds.SetAllColors(ci.Black)
 			dv.actuators[tag] = dv.leds
 		}

@@ -306,10 +306,10 @@ func (x *I2C) Act() error {
 	if l := x.dev.leds; l != nil {
 		x.act.RedLEDs = 0
 		for k := range 4 {
-			if lit(l.colors[2*k]) {
+			if lit(l.Colors()[2*k]) {
 				x.act.RedLEDs |= 1 << k
 			}
-			c := l.colors[2*k+1]
+			c := l.Colors()[2*k+1]
 			x.act.RGB[k] = [3]uint8{x.rgb(c.R), x.rgb(c.G), x.rgb(c.B)}
 		}
 	}

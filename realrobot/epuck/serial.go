@@ -219,7 +219,7 @@ func (s *SerCom) setSpeed(left, right int16, leds bool) error {
 	s.req = AppendSetSpeed(s.req[:0], left, right)
 	var want [8]int8
 	if leds && s.dev.leds != nil {
-		for i, c := range s.dev.leds.colors {
+		for i, c := range s.dev.leds.Colors() {
 			want[i] = 0
 			if lit(c) {
 				want[i] = 1

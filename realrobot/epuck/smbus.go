@@ -103,7 +103,7 @@ func (x *I2C) smbusAct(l, r int16) error {
 		return nil
 	}
 	var mask int
-	for i, c := range x.dev.leds.colors {
+	for i, c := range x.dev.leds.Colors() {
 		if lit(c) {
 			mask |= 1 << i
 		}

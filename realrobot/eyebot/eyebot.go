@@ -121,25 +121,8 @@ type Positioning struct{ r ci.PositioningReading }
 // Reading returns the pose.
 func (p *Positioning) Reading() ci.PositioningReading { return p.r }
 
-// LEDs is the leds actuator.
-type LEDs struct{ colors []ci.Color }
-
-// Len returns the number of LEDs.
-func (l *LEDs) Len() int { return len(l.colors) }
-
-// SetSingleColor sets LED i; an index out of range is ignored.
-func (l *LEDs) SetSingleColor(i int, c ci.Color) {
-	if i >= 0 && i < len(l.colors) {
-		l.colors[i] = c
-	}
-}
-
-// SetAllColors sets every LED.
-func (l *LEDs) SetAllColors(c ci.Color) {
-	for i := range l.colors {
-		l.colors[i] = c
-	}
-}
+// LEDs are the robot's LEDs (realrobot.LEDs), written out in Act.
+type LEDs = realrobot.LEDs
 
 // Driver drives an eye-bot. Make it with Open or New.
 type Driver struct {
@@ -245,7 +228,7 @@ func New(link *aseba.Link, b boards.Board, d realrobot.Devices) (*Driver, error)
 			if _, ok := b.Aseba.Var(RoleLEDs); !ok {
 				return nil, fmt.Errorf("eyebot: board %q maps no Aseba variable to %q", b.Name, RoleLEDs)
 			}
-			x.leds = &LEDs{colors: make([]ci.Color, b.Geometry.LEDs)}
+			x.leds = realrobot.NewLEDs(b.Geometry.LEDs)
 			x.leds.SetAllColors(ci.Black)
 			x.actuators[tag] = x.leds
 		}
@@ -329,7 +312,7 @@ func (x *Driver) Act() error {
 	if x.leds != nil {
 		v := x.v(RoleLEDs)
 		vals := make([]int16, 0, v.Size)
-		for _, c := range x.leds.colors {
+		for _, c := range x.leds.Colors() {
 			vals = append(vals, int16(c.R), int16(c.G), int16(c.B))
 		}
 		ws = append(ws, aseba.Write{Var: v, Values: vals[:min(len(vals), v.Size)]})

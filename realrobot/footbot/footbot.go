@@ -85,25 +85,8 @@ type Battery struct{ reading ci.BatteryReading }
 // Reading returns the last reading.
 func (b *Battery) Reading() ci.BatteryReading { return b.reading }
 
-// LEDs is the leds actuator: 12 ring LEDs then the beacon.
-type LEDs struct{ colors []ci.Color }
-
-// Len returns the number of LEDs.
-func (l *LEDs) Len() int { return len(l.colors) }
-
-// SetSingleColor sets LED i; an index out of range is ignored.
-func (l *LEDs) SetSingleColor(i int, c ci.Color) {
-	if i >= 0 && i < len(l.colors) {
-		l.colors[i] = c
-	}
-}
-
-// SetAllColors sets every LED.
-func (l *LEDs) SetAllColors(c ci.Color) {
-	for i := range l.colors {
-		l.colors[i] = c
-	}
-}
+// LEDs are the robot's LEDs (realrobot.LEDs), written out in Act.
+type LEDs = realrobot.LEDs
 
 var (
 	_ ci.DifferentialSteeringActuator = (*Wheels)(nil)
@@ -250,7 +233,7 @@ func New(link *aseba.Link, b boards.Board, d realrobot.Devices, log logrus.Field
 			x.wheels = &Wheels{}
 			x.actuators[tag] = x.wheels
 		case ci.TagLEDs:
-			x.leds = &LEDs{colors: make([]ci.Color, b.Geometry.LEDs)}
+			x.leds = realrobot.NewLEDs(b.Geometry.LEDs)
 			x.leds.SetAllColors(ci.Black)
 			x.actuators[tag] = x.leds
 			if _, err := need(RoleLEDs); err != nil {
@@ -374,7 +357,7 @@ func (x *Driver) Act() error {
 	if x.leds != nil {
 		v := x.v(RoleLEDs)
 		vals := make([]int16, 0, v.Size)
-		for _, c := range x.leds.colors {
+		for _, c := range x.leds.Colors() {
 			vals = append(vals, int16(c.R), int16(c.G), int16(c.B))
 		}
 		ws = append(ws, aseba.Write{Var: v, Values: vals[:min(len(vals), v.Size)]})
