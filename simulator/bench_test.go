@@ -2,6 +2,7 @@ package simulator_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/argosgo/argos/config"
@@ -20,11 +21,18 @@ func BenchmarkStep(b *testing.B) {
 		{"scalability_10000_e1.argos", 0},
 		{"scalability_10000_e1.argos", 2},
 		{"scalability_10000_e4.argos", 2},
+		{"kinematics:scalability_10000_e1.argos", 2},
 	} {
 		b.Run(fmt.Sprintf("%s/threads=%d", c.file, c.threads), func(b *testing.B) {
-			exp, err := config.Load(repoFile("experiments", "scalability", c.file))
+			file, kinematic := strings.CutPrefix(c.file, "kinematics:")
+			exp, err := config.Load(repoFile("experiments", "scalability", file))
 			if err != nil {
 				b.Fatal(err)
+			}
+			if kinematic {
+				for _, n := range exp.PhysicsEngines {
+					n.Name = "kinematics2d"
+				}
 			}
 			exp.LoopFunctions = nil
 			exp.Framework.Length = 0
@@ -48,6 +56,7 @@ func BenchmarkStep(b *testing.B) {
 			b.StopTimer()
 			n := float64(sim.NumRobots())
 			b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "robot-steps/s")
+			b.ReportMetric(float64(testing.AllocsPerRun(1, func() { sim.Step() }))/n, "allocs/robot-step")
 		})
 	}
 }
