@@ -1,12 +1,9 @@
 package loop
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"os"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
@@ -71,10 +68,7 @@ type Foraging struct {
 	radius2         float64
 	perItem         int64
 	perWalking      int64
-	output          string
-	file            *os.File
-	w               *bufio.Writer
-	werr            error
+	stats           statsFile
 	collected       int
 	energy          int64
 	walking         int
@@ -127,10 +121,11 @@ func (f *Foraging) Init(sim *simulator.Simulator, n *config.Node) error {
 	}
 	*f = Foraging{
 		sim: sim, items: make([]ci.Vector2, items), radius2: radius * radius,
-		perItem: perItem, perWalking: perWalking, output: output,
+		perItem: perItem, perWalking: perWalking,
+		stats: statsFile{label: ForagingLabel, header: ForagingHeader, output: output},
 	}
 	f.scatter()
-	if err := f.open(); err != nil {
+	if err := f.stats.open(f.sim); err != nil {
 		return fn.AttrErrorf("output", "%v; give a file name in a folder that exists and can be written", err)
 	}
 	sim.World().Floor = f.FloorColor
@@ -153,33 +148,6 @@ func (f *Foraging) randomItem() ci.Vector2 {
 		X: ForagingItemsX[0] + f.rng.Float64()*(ForagingItemsX[1]-ForagingItemsX[0]),
 		Y: ForagingItemsY[0] + f.rng.Float64()*(ForagingItemsY[1]-ForagingItemsY[0]),
 	}
-}
-
-// open (re)creates the statistics file and writes its header.
-func (f *Foraging) open() error {
-	if f.output == "" {
-		return nil
-	}
-	file, err := os.Create(f.sim.OutputPath(f.output))
-	if err != nil {
-		return err
-	}
-	f.file, f.w, f.werr = file, bufio.NewWriter(file), nil
-	_, f.werr = fmt.Fprintln(f.w, ForagingHeader)
-	return nil
-}
-
-// close flushes and closes the statistics file.
-func (f *Foraging) close() error {
-	if f.file == nil {
-		return nil
-	}
-	err := errors.Join(f.werr, f.w.Flush(), f.file.Close())
-	f.file, f.w = nil, nil
-	if err != nil {
-		return fmt.Errorf("loop: %s: writing %s: %w", ForagingLabel, f.output, err)
-	}
-	return nil
 }
 
 // FloorColor is the floor the loop functions draw: grey in the nest,
@@ -242,9 +210,7 @@ func (f *Foraging) PreStep() {
 	}
 	f.checkedForagers = true
 	f.energy -= int64(f.walking) * f.perWalking
-	if f.w != nil && f.werr == nil {
-		_, f.werr = fmt.Fprintf(f.w, "%d\t%d\t%d\t%d\t%d\n", f.sim.Tick(), f.walking, f.resting, f.collected, f.energy)
-	}
+	f.stats.printf("%d\t%d\t%d\t%d\t%d\n", f.sim.Tick(), f.walking, f.resting, f.collected, f.energy)
 	if f.sim.MetricsEnabled() {
 		m := f.sim.Metrics()
 		m.Record("foraging.walking", float64(f.walking))
@@ -257,25 +223,20 @@ func (f *Foraging) PreStep() {
 // Reset zeroes the counters, scatters the items again as at the start and
 // truncates the statistics file.
 func (f *Foraging) Reset() error {
-	err := f.close()
+	err := f.stats.close()
 	f.collected, f.energy, f.walking, f.resting = 0, 0, 0, 0
 	f.scatter()
-	return errors.Join(err, f.open())
+	return errors.Join(err, f.stats.open(f.sim))
 }
 
 // PostExperiment flushes the statistics file, so that it covers the ticks
 // run even when the run was cut short.
 func (f *Foraging) PostExperiment() {
-	if f.w == nil {
-		return
-	}
-	if err := errors.Join(f.werr, f.w.Flush()); err != nil {
-		f.sim.Logger().Errorf("%s: writing %s: %v", ForagingLabel, f.output, err)
-	}
+	f.stats.flush(f.sim)
 }
 
 // Destroy closes the statistics file.
-func (f *Foraging) Destroy() error { return f.close() }
+func (f *Foraging) Destroy() error { return f.stats.close() }
 
 // Collected returns the number of items brought to the nest.
 func (f *Foraging) Collected() int { return f.collected }

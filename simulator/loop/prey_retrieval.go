@@ -1,10 +1,7 @@
 package loop
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
-	"os"
 	"strings"
 
 	"github.com/argosgo/argos/ci"
@@ -43,16 +40,13 @@ type PreyRetrieval struct {
 	nestColor ci.Color
 	floor     ci.Color
 	stopAfter float64
-	output    string
 
 	ids       []string
 	bodies    []int
 	delivered []int // tick of delivery, 0: not yet
 	first     int   // tick of the first delivery, 0: none
 
-	file *os.File
-	w    *bufio.Writer
-	werr error
+	stats statsFile
 }
 
 // NewPreyRetrieval returns prey-retrieval loop functions, ready for Init.
@@ -92,7 +86,7 @@ func (f *PreyRetrieval) Init(sim *simulator.Simulator, n *config.Node) error {
 	if f.stopAfter, err = pn.FloatOr("stop_after", -1); err != nil {
 		return err
 	}
-	f.output = pn.StringOr("output", "")
+	f.stats = statsFile{label: PreyRetrievalLabel, header: PreyRetrievalHeader, output: pn.StringOr("output", "")}
 	list, err := pn.String("preys")
 	if err != nil {
 		return err
@@ -114,7 +108,7 @@ func (f *PreyRetrieval) Init(sim *simulator.Simulator, n *config.Node) error {
 		return pn.AttrErrorf("preys", "list the ids of the preys, like preys=\"prey_yellow,prey_cyan\"")
 	}
 	f.delivered = make([]int, len(f.ids))
-	if err := f.open(); err != nil {
+	if err := f.stats.open(f.sim); err != nil {
 		return pn.AttrErrorf("output", "%v; give a file name in a folder that exists and can be written", err)
 	}
 	sim.World().Floor = f.FloorColor
@@ -182,9 +176,7 @@ func (f *PreyRetrieval) PostStep() {
 			f.first = t
 		}
 		f.sim.Logger().Infof("%s: prey %q delivered to the nest at tick %d (%.1f s)", PreyRetrievalLabel, f.ids[i], t, float64(t)*f.sim.TickLength())
-		if f.w != nil && f.werr == nil {
-			_, f.werr = fmt.Fprintf(f.w, "%d\t%s\t%.4f\t%.4f\n", t, f.ids[i], b.Pos.X, b.Pos.Y)
-		}
+		f.stats.printf("%d\t%s\t%.4f\t%.4f\n", t, f.ids[i], b.Pos.X, b.Pos.Y)
 	}
 	if f.sim.MetricsEnabled() {
 		n := 0
@@ -208,46 +200,16 @@ func (f *PreyRetrieval) IsExperimentFinished() bool {
 
 // Reset forgets the deliveries and truncates the statistics file.
 func (f *PreyRetrieval) Reset() error {
-	err := f.close()
+	err := f.stats.close()
 	clear(f.delivered)
 	f.first = 0
-	return errors.Join(err, f.open())
+	return errors.Join(err, f.stats.open(f.sim))
 }
 
 // PostExperiment flushes the statistics file.
 func (f *PreyRetrieval) PostExperiment() {
-	if f.w == nil {
-		return
-	}
-	if err := errors.Join(f.werr, f.w.Flush()); err != nil {
-		f.sim.Logger().Errorf("%s: writing %s: %v", PreyRetrievalLabel, f.output, err)
-	}
+	f.stats.flush(f.sim)
 }
 
 // Destroy closes the statistics file.
-func (f *PreyRetrieval) Destroy() error { return f.close() }
-
-func (f *PreyRetrieval) open() error {
-	if f.output == "" {
-		return nil
-	}
-	file, err := os.Create(f.sim.OutputPath(f.output))
-	if err != nil {
-		return err
-	}
-	f.file, f.w, f.werr = file, bufio.NewWriter(file), nil
-	_, f.werr = fmt.Fprintln(f.w, PreyRetrievalHeader)
-	return nil
-}
-
-func (f *PreyRetrieval) close() error {
-	if f.file == nil {
-		return nil
-	}
-	err := errors.Join(f.werr, f.w.Flush(), f.file.Close())
-	f.file, f.w = nil, nil
-	if err != nil {
-		return fmt.Errorf("loop: %s: writing %s: %w", PreyRetrievalLabel, f.output, err)
-	}
-	return nil
-}
+func (f *PreyRetrieval) Destroy() error { return f.stats.close() }
