@@ -380,7 +380,14 @@ func (e *Engine) stepFree(o *object, sub, coef float64) {
 		d.preStep(sub)
 		v, w := d.cached(o.v, o.w, coef)
 		for k := 0; k < e.iterations; k++ {
-			v, w = d.impulse(v, w)
+			j, jw := d.jAcc, d.jAccW
+			nv, nw := d.impulse(v, w)
+			if nv == v && nw == w && d.jAcc == j && d.jAccW == jw {
+				// A fixed point: every further iteration would compute
+				// exactly this again, so stopping changes nothing.
+				break
+			}
+			v, w = nv, nw
 		}
 		o.v, o.w = v, w
 		coef = 1
