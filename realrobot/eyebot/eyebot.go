@@ -248,13 +248,6 @@ func (x *Driver) v(role string) boards.AsebaVar {
 	return v
 }
 
-func raw(v boards.AsebaVar, x float64) int16 {
-	if math.IsNaN(x) {
-		return 0
-	}
-	return int16(math.Max(math.MinInt16, math.Min(math.MaxInt16, math.Round(x/v.Unit))))
-}
-
 func (x *Driver) hoverWrites() []aseba.Write {
 	return []aseba.Write{{Var: x.v(RoleMode), Values: []int16{ModeHover}}, {Var: x.v(RoleSpeedTarget), Values: make([]int16, 4)}}
 }
@@ -305,17 +298,12 @@ func (x *Driver) Act() error {
 		v := x.v(role)
 		vals := make([]int16, 4)
 		for k := range vals {
-			vals[k] = raw(v, sp[k])
+			vals[k] = aseba.Raw(v, sp[k])
 		}
 		ws = append(ws, aseba.Write{Var: v, Values: vals}, aseba.Write{Var: x.v(RoleMode), Values: []int16{int16(f.mode)}})
 	}
 	if x.leds != nil {
-		v := x.v(RoleLEDs)
-		vals := make([]int16, 0, v.Size)
-		for _, c := range x.leds.Colors() {
-			vals = append(vals, int16(c.R), int16(c.G), int16(c.B))
-		}
-		ws = append(ws, aseba.Write{Var: v, Values: vals[:min(len(vals), v.Size)]})
+		ws = append(ws, aseba.LEDWrite(x.v(RoleLEDs), x.leds.Colors()))
 	}
 	if len(ws) == 0 {
 		return nil
@@ -329,24 +317,18 @@ func (x *Driver) Act() error {
 // Stop makes the robot hover (mode 0, zero speed) and reads the mode back;
 // during an exchange it writes at once without reading back.
 func (x *Driver) Stop() error {
-	if !x.mu.TryLock() {
-		// Sense or Act is running (a tick overran): write the hover
-		// between its messages, unchecked.
-		if err := x.link.StoreNow(x.hoverWrites()); err != nil {
-			return fmt.Errorf("eyebot: hovering: %w", err)
+	err := x.link.Stop(&x.mu, x.hoverWrites(), func() error {
+		got := [][]int16{{-1}}
+		if err := x.link.Fetch([]boards.AsebaVar{x.v(RoleMode)}, got); err != nil {
+			return fmt.Errorf("checking the hover: %w", err)
+		}
+		if got[0][0] != ModeHover {
+			return errors.New("the flight controller did not take the hover mode")
 		}
 		return nil
-	}
-	defer x.mu.Unlock()
-	if err := x.link.Store(x.hoverWrites()); err != nil {
+	})
+	if err != nil {
 		return fmt.Errorf("eyebot: hovering: %w", err)
-	}
-	got := [][]int16{{-1}}
-	if err := x.link.Fetch([]boards.AsebaVar{x.v(RoleMode)}, got); err != nil {
-		return fmt.Errorf("eyebot: checking the hover: %w", err)
-	}
-	if got[0][0] != ModeHover {
-		return errors.New("eyebot: the flight controller did not take the hover mode")
 	}
 	return nil
 }

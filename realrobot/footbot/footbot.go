@@ -269,15 +269,6 @@ func (x *Driver) v(role string) boards.AsebaVar {
 	return v
 }
 
-// raw converts a value in device units to raw units of v, rounded and
-// clamped to int16.
-func raw(v boards.AsebaVar, x float64) int16 {
-	if math.IsNaN(x) {
-		return 0
-	}
-	return int16(math.Max(math.MinInt16, math.Min(math.MaxInt16, math.Round(x/v.Unit))))
-}
-
 func unit01(v boards.AsebaVar, r int16) float64 { return math.Max(0, math.Min(1, float64(r)*v.Unit)) }
 
 func (x *Driver) stopWrites() []aseba.Write {
@@ -351,16 +342,11 @@ func (x *Driver) Act() error {
 		lv, rv := x.v(RoleLeftTarget), x.v(RoleRightTarget)
 		lim := x.b.Geometry.MaxWheelSpeed * lv.Unit // cm/s
 		clamp := func(s float64) float64 { return math.Max(-lim, math.Min(lim, s)) }
-		ws = append(ws, aseba.Write{Var: lv, Values: []int16{raw(lv, clamp(x.wheels.left))}},
-			aseba.Write{Var: rv, Values: []int16{raw(rv, clamp(x.wheels.right))}})
+		ws = append(ws, aseba.Write{Var: lv, Values: []int16{aseba.Raw(lv, clamp(x.wheels.left))}},
+			aseba.Write{Var: rv, Values: []int16{aseba.Raw(rv, clamp(x.wheels.right))}})
 	}
 	if x.leds != nil {
-		v := x.v(RoleLEDs)
-		vals := make([]int16, 0, v.Size)
-		for _, c := range x.leds.Colors() {
-			vals = append(vals, int16(c.R), int16(c.G), int16(c.B))
-		}
-		ws = append(ws, aseba.Write{Var: v, Values: vals[:min(len(vals), v.Size)]})
+		ws = append(ws, aseba.LEDWrite(x.v(RoleLEDs), x.leds.Colors()))
 	}
 	if len(ws) == 0 {
 		return nil
@@ -374,25 +360,19 @@ func (x *Driver) Act() error {
 // Stop writes zero wheel targets and reads them back; during an exchange
 // it writes them at once without reading back.
 func (x *Driver) Stop() error {
-	if !x.mu.TryLock() {
-		// Sense or Act is running (a tick overran): write the zero
-		// targets between its messages, unchecked.
-		if err := x.link.StoreNow(x.stopWrites()); err != nil {
-			return fmt.Errorf("footbot: stopping the wheels: %w", err)
+	err := x.link.Stop(&x.mu, x.stopWrites(), func() error {
+		got := [][]int16{{1}, {1}}
+		vars := []boards.AsebaVar{x.v(RoleLeftTarget), x.v(RoleRightTarget)}
+		if err := x.link.Fetch(vars, got); err != nil {
+			return fmt.Errorf("checking the stop: %w", err)
+		}
+		if got[0][0] != 0 || got[1][0] != 0 {
+			return errors.New("the motor nodes did not take the zero speed targets")
 		}
 		return nil
-	}
-	defer x.mu.Unlock()
-	if err := x.link.Store(x.stopWrites()); err != nil {
+	})
+	if err != nil {
 		return fmt.Errorf("footbot: stopping the wheels: %w", err)
-	}
-	got := [][]int16{{1}, {1}}
-	vars := []boards.AsebaVar{x.v(RoleLeftTarget), x.v(RoleRightTarget)}
-	if err := x.link.Fetch(vars, got); err != nil {
-		return fmt.Errorf("footbot: checking the stop: %w", err)
-	}
-	if got[0][0] != 0 || got[1][0] != 0 {
-		return errors.New("footbot: the motor nodes did not take the zero speed targets")
 	}
 	return nil
 }
