@@ -4,6 +4,7 @@ package web_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -21,10 +22,9 @@ import (
 // holds the simulation up: its frames are dropped, it is disconnected
 // after the write timeout, and other browsers go on.
 func TestSlowBrowserNeverStallsTheRun(t *testing.T) {
-	const ticks = 200
 	xml := `<?xml version="1.0"?>
 <argos-configuration>
-  <framework><experiment length="` + fmt.Sprint(float64(ticks)/10) + `" ticks_per_second="10" random_seed="1"/></framework>
+  <framework><experiment length="0" ticks_per_second="10" random_seed="1"/></framework>
   <controllers><web_test_still id="s"/></controllers>
   <arena size="12,12,1">
     <distribute>
@@ -69,36 +69,34 @@ func TestSlowBrowserNeverStallsTheRun(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 
+	// The run has no end: it goes on until the frames pile up beyond what
+	// the kernel buffers hold for the stuck browser (a few MB, depending
+	// on the machine), its writes time out, and it is disconnected. All
+	// that time the good browser sees the ticks advance.
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	began := time.Now()
 	go func() { done <- sim.Execute(ctx) }()
-	last := good.wait("the last frame", func(m map[string]any) bool {
-		return isFrame(m) && m["tick"].(float64) == ticks && m["playing"] == false
-	})
-	took := time.Since(began)
-	// the stuck browser was disconnected by the write timeout during the
-	// run, the good one is still there
+	tick := 0.0
 	for v.Clients() != 1 {
-		if time.Since(began) > took+5*time.Second {
-			t.Fatalf("%d browsers connected after the run; the stuck one was not disconnected", v.Clients())
+		if time.Since(began) > time.Minute {
+			t.Fatalf("%d browsers connected after %v at tick %v; the stuck one was not disconnected", v.Clients(), time.Since(began), tick)
 		}
-		time.Sleep(10 * time.Millisecond)
+		tick = good.wait("a frame", isFrame)["tick"].(float64)
 	}
+	took := time.Since(began)
+	good.wait("a later frame", func(m map[string]any) bool { return isFrame(m) && m["tick"].(float64) > tick+10 })
 	cancel()
-	if err := <-done; err != nil {
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
 	}
 	if err := sim.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if last["finished"] != true {
-		t.Errorf("last frame %v", last["finished"])
-	}
 	if v.Dropped() == 0 {
 		t.Error("no frame was dropped for the stuck browser")
 	}
-	t.Logf("%d ticks of 300 robots in %v; %d frames dropped", ticks, took, v.Dropped())
+	t.Logf("the stuck browser was disconnected after %v, at tick %v of 300 robots; %d frames dropped", took, tick, v.Dropped())
 	// the stuck browser was disconnected: its socket reads EOF or a reset
 	// once the buffered frames are drained
 	stuck.SetReadDeadline(time.Now().Add(10 * time.Second))
