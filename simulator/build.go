@@ -192,7 +192,7 @@ func (s *Simulator) buildArena() error {
 			return at.Errorf("simulator: entity id %q is used twice (also at %s); ids must be unique", spec.ID, prev.Where())
 		}
 		ids[spec.ID] = at
-		return s.addEntity(spec, place)
+		return s.addEntity(spec)
 	}
 	for _, n := range s.exp.Arena.Children {
 		if n.Name == "distribute" {
@@ -221,6 +221,9 @@ func (s *Simulator) buildArena() error {
 					spec.Tag, spec.ID, spec.Body.Pos.X, spec.Body.Pos.Y, spec.Body.Z)
 			}
 		}
+		if spec.Embodied {
+			place.Reserve(spec.Body)
+		}
 		if err := add(spec, n); err != nil {
 			return err
 		}
@@ -241,6 +244,11 @@ func (s *Simulator) distribute(n *config.Node, rng *mrand.Rand, place *space.Pla
 	if err != nil {
 		return err
 	}
+	// Draw every pose first, then add the entities in LayoutOrder: the
+	// ids follow that order, so that the arena order (and memory) of the
+	// robots follows space and the i-th robot's neighbours are stored
+	// near it.
+	specs := make([]*entity.Spec, 0, d.Quantity)
 	for k := 0; k < d.Quantity; k++ {
 		spec := tmpl.Clone()
 		spec.SetID(d.ID(k))
@@ -263,6 +271,21 @@ func (s *Simulator) distribute(n *config.Node, rng *mrand.Rand, place *space.Pla
 			return n.Errorf("simulator: <distribute> could not place %s %q (%d of %d) in %d trials: the area is too crowded or outside every physics engine; "+
 				"lower quantity, widen the <position> range, or raise max_trials", spec.Tag, spec.ID, k+1, d.Quantity, d.MaxTrials)
 		}
+		if spec.Embodied {
+			place.Reserve(spec.Body)
+		}
+		specs = append(specs, spec)
+	}
+	if tmpl.Embodied {
+		order := s.sp.LayoutOrder(len(specs), func(k int) ci.Vector2 { return specs[k].Body.Pos })
+		laid := make([]*entity.Spec, len(specs))
+		for k, from := range order {
+			laid[k] = specs[from]
+			laid[k].SetID(d.ID(k))
+		}
+		specs = laid
+	}
+	for _, spec := range specs {
 		if err := add(spec, d.Template); err != nil {
 			return err
 		}
@@ -271,7 +294,7 @@ func (s *Simulator) distribute(n *config.Node, rng *mrand.Rand, place *space.Pla
 }
 
 // addEntity puts a parsed entity in the arena.
-func (s *Simulator) addEntity(spec *entity.Spec, place *space.Placement) error {
+func (s *Simulator) addEntity(spec *entity.Spec) error {
 	if spec.Setup != nil { // the floor
 		return spec.Setup(s.world)
 	}
@@ -285,9 +308,6 @@ func (s *Simulator) addEntity(spec *entity.Spec, place *space.Placement) error {
 		}
 	}
 	h := s.sp.Add(spec.Body)
-	if place != nil {
-		place.Insert(h)
-	}
 	if s.byID == nil {
 		s.byID = map[string]int{}
 	}

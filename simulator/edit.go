@@ -63,7 +63,7 @@ func (s *Simulator) AddEntity(spec *entity.Spec) (int, error) {
 		}
 	}
 	robots := len(s.robots)
-	if err := s.addEntity(spec, nil); err != nil {
+	if err := s.addEntity(spec); err != nil {
 		return -1, err
 	}
 	if !spec.Embodied {

@@ -3,6 +3,7 @@ package simulator_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -299,6 +300,45 @@ func TestResetReplaysTheSameRun(t *testing.T) {
 	for i := range first {
 		if first[i] != second[i] {
 			t.Fatalf("robot %d: %v after reset, %v before", i, second[i], first[i])
+		}
+	}
+}
+
+// <distribute> stores its robots in space order (strips of the arena,
+// west to east), with ids following that order, so that the robots near
+// each other in the arena are near each other in memory; the poses are
+// still the draws of the seed, none overlapping.
+func TestDistributeLaysRobotsOutInSpaceOrder(t *testing.T) {
+	xml := experiment("1", constantController, `<distribute>
+        <position method="uniform" min="-1.9,-1.9,0" max="1.9,1.9,0"/>
+        <orientation method="uniform" min="0,0,0" max="360,0,0"/>
+        <entity quantity="200" max_trials="100"><e-puck id="ep"><controller config="tc"/></e-puck></entity>
+      </distribute>`, "")
+	sim := build(t, xml, simulator.Options{})
+	again := build(t, xml, simulator.Options{})
+	if sim.NumRobots() != 200 {
+		t.Fatalf("%d robots", sim.NumRobots())
+	}
+	strip := func(y float64) int { return int(math.Floor((y + 2) / 0.25)) }
+	for i := 0; i < sim.NumRobots(); i++ {
+		r := sim.Robot(i)
+		if want := fmt.Sprintf("ep%d", i); r.ID != want {
+			t.Fatalf("robot %d is %q, want %q", i, r.ID, want)
+		}
+		if b, c := r.B(), again.Robot(i).B(); b.Pos != c.Pos || b.Yaw != c.Yaw {
+			t.Fatalf("%s: pose %v %v, then %v %v with the same seed", r.ID, b.Pos, b.Yaw, c.Pos, c.Yaw)
+		}
+		if i == 0 {
+			continue
+		}
+		a, b := sim.Robot(i-1).B().Pos, r.B().Pos
+		if strip(a.Y) > strip(b.Y) || strip(a.Y) == strip(b.Y) && a.X > b.X {
+			t.Fatalf("robot %d at %v comes after robot %d at %v", i, b, i-1, a)
+		}
+		for j := 0; j < i; j++ {
+			if d := sim.Robot(j).B().Pos.Sub(b).Length(); d < 2*0.035 {
+				t.Fatalf("robots %d and %d overlap (%.3f m apart)", j, i, d)
+			}
 		}
 	}
 }

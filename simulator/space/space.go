@@ -37,6 +37,9 @@ type mobileItem struct {
 	body   int32
 }
 
+// minCell is the smallest cell of the mobile index, in metres.
+const minCell = 0.25
+
 // New returns an empty arena of the given centre and size.
 func New(center, size ci.Vector3) *Space {
 	h := ci.Vector2{X: size.X / 2, Y: size.Y / 2}
@@ -90,7 +93,7 @@ func (s *Space) Reindex() {
 	// 2x2 or 3x3 cells without spreading a big arena over millions of
 	// cells; static bodies (walls) are few and long, so their grid is
 	// coarser.
-	cell := math.Max(2*maxR+0.15, 0.25)
+	cell := math.Max(2*maxR+0.15, minCell)
 	if cell != s.cell {
 		s.cell = cell
 		s.staticDirty = true

@@ -2,6 +2,7 @@ package space_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -514,5 +515,54 @@ func TestQueriesDoNotAllocate(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations per query round, want 0", allocs)
+	}
+}
+
+// A reserved body takes its spot before it is added to the space.
+func TestPlacementReserve(t *testing.T) {
+	s := arena(4)
+	p := space.NewPlacement(s)
+	b := robot(0.5, 0.5, epuckR, epuckH)
+	p.Reserve(b)
+	if len(s.Bodies) != 0 {
+		t.Fatalf("Reserve added %d bodies to the space", len(s.Bodies))
+	}
+	near := robot(0.55, 0.5, epuckR, epuckH)
+	if p.Fits(&near) {
+		t.Error("Fits = true over a reserved body")
+	}
+	apart := robot(0.6, 0.5, epuckR, epuckH)
+	if !p.Fits(&apart) {
+		t.Error("Fits = false next to a reserved body")
+	}
+}
+
+// LayoutOrder is a permutation that goes through the arena strip by strip
+// (a quarter metre high), west to east in each strip.
+func TestLayoutOrder(t *testing.T) {
+	s := arena(10) // x, y in [-5, 5]
+	rng := rand.New(rand.NewPCG(1, 2))
+	pts := make([]ci.Vector2, 5000)
+	for k := range pts {
+		pts[k] = v2(rng.Float64()*10-5, rng.Float64()*10-5)
+	}
+	pts[17], pts[18] = v2(1, 1), v2(1, 1) // a tie keeps its order
+	order := s.LayoutOrder(len(pts), func(k int) ci.Vector2 { return pts[k] })
+	seen := make([]bool, len(pts))
+	for _, k := range order {
+		if seen[k] {
+			t.Fatalf("%d appears twice", k)
+		}
+		seen[k] = true
+	}
+	strip := func(p ci.Vector2) int { return int(math.Floor((p.Y + 5) / 0.25)) }
+	for i := 1; i < len(order); i++ {
+		a, b := pts[order[i-1]], pts[order[i]]
+		if strip(a) > strip(b) || strip(a) == strip(b) && a.X > b.X {
+			t.Fatalf("position %d: %v comes before %v", i, a, b)
+		}
+		if a == b && order[i-1] > order[i] {
+			t.Fatalf("tie reordered: %d before %d", order[i-1], order[i])
+		}
 	}
 }
