@@ -97,6 +97,7 @@ func (c *Controller) Init(r ci.Robot, params ci.Params) error {
 		delta:     delta,
 		velocity:  velocity,
 	}
+	c.sizeCache(len(proximity.Readings()))
 	return nil
 }
 
@@ -128,13 +129,12 @@ func proximitySensor(r ci.Robot) (ci.Proximity, error) {
 		r.ID(), ci.ErrNotDeclared, proximityTags[0], proximityTags[1], proximityTags[2])
 }
 
-// ControlStep reads the proximity sensors and sets the wheel speeds. It
-// does not allocate.
-// dir returns the unit vector of sensor i's angle, from the cache.
+// dir returns the unit vector of sensor i's angle, from the cache. The
+// cache is sized in Init, so that ControlStep does not allocate; a ring
+// that grew since only grows it once.
 func (c *Controller) dir(i int, angle float64) ci.Vector2 {
-	for len(c.dirs) <= i {
-		c.dirs = append(c.dirs, ci.Vector2{})
-		c.angles = append(c.angles, math.NaN()) // no angle cached yet
+	if i >= len(c.dirs) {
+		c.sizeCache(i + 1)
 	}
 	if c.angles[i] != angle {
 		c.angles[i], c.dirs[i] = angle, ci.FromPolar(1, angle)
@@ -142,6 +142,16 @@ func (c *Controller) dir(i int, angle float64) ci.Vector2 {
 	return c.dirs[i]
 }
 
+// sizeCache makes room for n sensors' directions, none cached yet.
+func (c *Controller) sizeCache(n int) {
+	for len(c.dirs) < n {
+		c.dirs = append(c.dirs, ci.Vector2{})
+		c.angles = append(c.angles, math.NaN())
+	}
+}
+
+// ControlStep reads the proximity sensors and sets the wheel speeds. It
+// does not allocate.
 func (c *Controller) ControlStep() {
 	readings := c.proximity.Readings()
 	var sum ci.Vector2
