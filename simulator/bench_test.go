@@ -60,3 +60,35 @@ func BenchmarkStep(b *testing.B) {
 		})
 	}
 }
+
+// A tick of e-pucks running diffusion under kinematics2d allocates
+// nothing, whatever the thread count: sensors, controllers, the engine
+// and the parallel phases reuse their memory.
+func TestKinematicTickDoesNotAllocate(t *testing.T) {
+	for _, threads := range []int{0, 2} {
+		t.Run(fmt.Sprintf("threads=%d", threads), func(t *testing.T) {
+			exp, err := config.Load(repoFile("experiments", "scalability", "scalability_1000_e1.argos"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range exp.PhysicsEngines {
+				n.Name = "kinematics2d"
+			}
+			exp.LoopFunctions = nil
+			exp.Framework.Length = 0
+			sim, err := simulator.New(exp, simulator.Options{Threads: intp(threads)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sim.Close()
+			for i := 0; i < 100; i++ { // scratch buffers reach their size
+				if err := sim.Step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n := testing.AllocsPerRun(50, func() { sim.Step() }); n != 0 {
+				t.Errorf("a tick of %d robots allocates %v times", sim.NumRobots(), n)
+			}
+		})
+	}
+}

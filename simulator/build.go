@@ -76,6 +76,7 @@ func New(exp *config.Experiment, opt Options) (sim *Simulator, err error) {
 	s.tickLen = 1 / float64(fw.TicksPerSecond)
 	s.maxTicks = fw.Ticks()
 	s.pool = newPool(s.threads)
+	s.makeJobs()
 	s.sp = space.New(exp.ArenaCenter, exp.ArenaSize)
 	for _, w := range exp.Warnings {
 		log.Warn(w)

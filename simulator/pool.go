@@ -15,10 +15,17 @@ import (
 // called from inside a job (an engine stepping in parallel with others
 // splits its own work): the nested caller works on its own batch and
 // never waits for a job that nobody runs.
+//
+// Batches are recycled, so that a tick does not allocate: a batch goes
+// back to the free list when the last goroutine holding it (the caller,
+// or a worker that took it from the queue, maybe after it was finished)
+// lets go of it.
 type pool struct {
 	workers int
 	work    chan *batch
 	wg      sync.WaitGroup
+	freeMu  sync.Mutex
+	free    []*batch
 }
 
 type batch struct {
@@ -26,7 +33,8 @@ type batch struct {
 	job     func(int)
 	next    atomic.Int64
 	pending atomic.Int64
-	done    chan struct{}
+	refs    atomic.Int64  // goroutines that hold the batch
+	done    chan struct{} // one value when the last job has finished
 	panicMu sync.Mutex
 	panic   any
 }
@@ -48,7 +56,30 @@ func (p *pool) loop() {
 	defer p.wg.Done()
 	for b := range p.work {
 		b.help()
+		p.release(b)
 	}
+}
+
+// release lets go of b; the last holder recycles it.
+func (p *pool) release(b *batch) {
+	if b.refs.Add(-1) == 0 {
+		b.job, b.panic = nil, nil
+		p.freeMu.Lock()
+		p.free = append(p.free, b)
+		p.freeMu.Unlock()
+	}
+}
+
+// get returns a recycled batch, or a new one.
+func (p *pool) get() *batch {
+	p.freeMu.Lock()
+	defer p.freeMu.Unlock()
+	if k := len(p.free) - 1; k >= 0 {
+		b := p.free[k]
+		p.free = p.free[:k]
+		return b
+	}
+	return &batch{done: make(chan struct{}, 1)}
 }
 
 // Run implements physics.Runner.
@@ -62,18 +93,25 @@ func (p *pool) Run(n int, job func(i int)) {
 		}
 		return
 	}
-	b := &batch{n: int64(n), job: job, done: make(chan struct{})}
+	b := p.get()
+	b.n, b.job = int64(n), job
+	b.next.Store(0)
 	b.pending.Store(int64(n))
+	b.refs.Store(1)
 	for k := 0; k < min(p.workers, n-1); k++ {
+		b.refs.Add(1)
 		select {
 		case p.work <- b:
 		default: // every worker is busy or already called: the caller works
+			b.refs.Add(-1)
 		}
 	}
 	b.help()
 	<-b.done
-	if b.panic != nil {
-		panic(b.panic)
+	failure := b.panic
+	p.release(b)
+	if failure != nil {
+		panic(failure)
 	}
 }
 
@@ -85,7 +123,7 @@ func (b *batch) help() {
 		}
 		b.runOne(int(i))
 		if b.pending.Add(-1) == 0 {
-			close(b.done)
+			b.done <- struct{}{}
 		}
 	}
 }

@@ -38,9 +38,10 @@ type Simulator struct {
 	pool    *pool
 	closed  bool
 	failed  error
-	chunk   int
+	jobs    jobs
 	migrate []int
-	left    []bool
+	leaving int          // the engine whose bodies migrateBodies checks
+	left    []bool       // per body of that engine: it left the engine
 	metrics metricsState // metrics.go
 	outDir  string       // Options.OutputDir
 	coord   coordState   // coordinate.go
@@ -145,18 +146,14 @@ func (s *Simulator) Step() (err error) {
 	}()
 	s.tick++
 	// 1. act
-	s.forRobots(func(r *robot) {
-		for _, a := range r.acts {
-			a.Apply()
-		}
-	})
+	s.pool.Run(s.robotChunks(), s.jobs.act)
 	// 1b. grips and other changes to the engines' structure
 	if err := s.coordinate(); err != nil {
 		return err
 	}
 	// 2. physics
-	s.pool.Run(len(s.engines), func(i int) { s.engines[i].Step(s.tickLen, s.pool) })
-	s.pool.Run(len(s.engines), func(i int) { s.engines[i].Commit(s.pool) })
+	s.pool.Run(len(s.engines), s.jobs.step)
+	s.pool.Run(len(s.engines), s.jobs.commit)
 	if err := s.migrateBodies(); err != nil {
 		return err
 	}
@@ -178,17 +175,52 @@ func (s *Simulator) Step() (err error) {
 	return s.draw()
 }
 
-func (s *Simulator) forRobots(fn func(r *robot)) {
-	const chunk = 64
-	n := len(s.robots)
-	s.pool.Run((n+chunk-1)/chunk, func(c int) {
-		for _, r := range s.robots[c*chunk : min((c+1)*chunk, n)] {
+// jobs are the parallel phases of a tick, made once (see makeJobs) so
+// that a tick allocates nothing.
+type jobs struct {
+	act, sense   func(chunk int) // robots in chunks of robotChunk
+	step, commit func(engine int)
+	leaving      func(chunk int) // migrateBodies: which bodies left s.leaving
+}
+
+const robotChunk = 64
+
+func (s *Simulator) makeJobs() {
+	s.jobs.act = s.eachRobot(func(r *robot) {
+		for _, a := range r.acts {
+			a.Apply()
+		}
+	})
+	s.jobs.sense = s.eachRobot(func(r *robot) {
+		for _, sen := range r.sens {
+			sen.Update()
+		}
+		r.controlStep()
+	})
+	s.jobs.step = func(i int) { s.engines[i].Step(s.tickLen, s.pool) }
+	s.jobs.commit = func(i int) { s.engines[i].Commit(s.pool) }
+	s.jobs.leaving = func(c int) {
+		e, bodies := s.engines[s.leaving], s.engines[s.leaving].Bodies()
+		for k := c * migrateChunk; k < min((c+1)*migrateChunk, len(bodies)); k++ {
+			b := &s.sp.Bodies[bodies[k]]
+			s.left[k] = !physics.Contains(e, ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z})
+		}
+	}
+}
+
+// eachRobot returns a job that calls fn for the robots of a chunk.
+func (s *Simulator) eachRobot(fn func(r *robot)) func(c int) {
+	return func(c int) {
+		for _, r := range s.robots[c*robotChunk : min((c+1)*robotChunk, len(s.robots))] {
 			if !r.removed {
 				fn(r)
 			}
 		}
-	})
+	}
 }
+
+// robotChunks returns the number of robot chunks.
+func (s *Simulator) robotChunks() int { return (len(s.robots) + robotChunk - 1) / robotChunk }
 
 // updateWorld refreshes what sensors read besides the bodies: the laser
 // spots, then the media (who sees which LED, who hears whom).
@@ -200,12 +232,7 @@ func (s *Simulator) updateWorld() {
 }
 
 func (s *Simulator) senseControl() error {
-	s.forRobots(func(r *robot) {
-		for _, sen := range r.sens {
-			sen.Update()
-		}
-		r.controlStep()
-	})
+	s.pool.Run(s.robotChunks(), s.jobs.sense)
 	for _, r := range s.robots {
 		if r.panic != nil {
 			return fmt.Errorf("simulator: controller %q of %s %q panicked at tick %d: %v; all robots were stopped",
@@ -232,12 +259,13 @@ func (s *Simulator) stopRobots() {
 	}
 }
 
+const migrateChunk = 1024
+
 // migrateBodies hands every body that left its engine to the first engine
 // that contains it, in body order. Which bodies left is checked in
 // parallel; the hand-over runs on this goroutine (engines create cp
 // bodies when they take one).
 func (s *Simulator) migrateBodies() error {
-	const chunk = 1024
 	for ei, e := range s.engines {
 		if _, confined := e.(physics.Container); e.Region() == nil && !confined {
 			continue
@@ -245,12 +273,8 @@ func (s *Simulator) migrateBodies() error {
 		bodies := e.Bodies()
 		n := len(bodies)
 		s.left = slices.Grow(s.left[:0], n)[:n]
-		s.pool.Run((n+chunk-1)/chunk, func(c int) {
-			for k := c * chunk; k < min((c+1)*chunk, n); k++ {
-				b := &s.sp.Bodies[bodies[k]]
-				s.left[k] = !physics.Contains(e, ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z})
-			}
-		})
+		s.leaving = ei
+		s.pool.Run((n+migrateChunk-1)/migrateChunk, s.jobs.leaving)
 		s.migrate = s.migrate[:0]
 		for k, gone := range s.left {
 			if gone {

@@ -31,7 +31,9 @@ func proximityFactory(m *entity.RobotModel) Factory {
 			return nil, n.Errorf("devices: <%s> is a sensor of the %s, but robot %q is a %s; use <%s> or the generic <proximity>",
 				n.Name, m.Type, r.ID, r.Model.Type, r.Model.Proximity.Tag)
 		}
-		p := &proximity{r: r, ring: &r.Model.Proximity}
+		// room for the neighbours a robot meets in a crowd, so that the
+		// scratch list does not grow run after run as robots meet more
+		p := &proximity{r: r, ring: &r.Model.Proximity, cands: make([]int32, 0, 16)}
 		var err error
 		if p.noise, err = n.FloatOr("noise_level", 0); err != nil {
 			return nil, err

@@ -41,6 +41,10 @@ type Engine struct {
 	changed  []bool    // per chunk: a proposal was withdrawn this round
 	reachOf  []float64 // per chunk: the longest proposed move
 	gone     [][]int32 // per chunk: proposals withdrawn in the last round
+	jobs     jobs
+	// parameters of the sub-step the jobs run
+	dt, sub     float64
+	first, last bool
 }
 
 // object is an owned body's state in the engine's plane.
@@ -182,37 +186,20 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 	if n == 0 {
 		return
 	}
-	sub := dt / float64(e.iterations)
+	if e.jobs.propose == nil {
+		e.makeJobs()
+	}
+	e.dt, e.sub = dt, dt/float64(e.iterations)
 	chunks := (n + e.chunk - 1) / e.chunk
 	if len(e.changed) < chunks {
 		e.changed = make([]bool, chunks)
 		e.reachOf = make([]float64, chunks)
 		e.gone = make([][]int32, chunks)
 	}
-	// each pass over the bodies runs in parallel chunks
-	each := func(fn func(o *object)) {
-		run.Run(chunks, func(c int) {
-			for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
-				fn(&e.objs[k])
-			}
-		})
-	}
 	for s := 0; s < e.iterations; s++ {
 		// 1. every body proposes its move from the same state
-		first := s == 0
-		run.Run(chunks, func(c int) {
-			m := 0.0
-			for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
-				o := &e.objs[k]
-				if first {
-					o.prevP = o.p
-				}
-				e.propose(o, sub)
-				o.check = o.moving
-				m = math.Max(m, o.reach)
-			}
-			e.reachOf[c] = m
-		})
+		e.first, e.last = s == 0, s == e.iterations-1
+		run.Run(chunks, e.jobs.propose)
 		maxReach := 0.0
 		for _, m := range e.reachOf[:chunks] {
 			maxReach = math.Max(maxReach, m)
@@ -223,54 +210,102 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 		// moving neighbours of a withdrawn proposal can change their minds.
 		e.useSpace = e.axis == 2 && e.iterations == 1
 		if !e.useSpace {
-			e.grid.Build(n, func(k int) ci.Vector2 { return e.objs[k].p }, math.Max(2*e.maxR+2*maxReach+1e-3, 0.25))
+			e.grid.Build(n, e.jobs.planePos, math.Max(2*e.maxR+2*maxReach+1e-3, 0.25))
 		}
 		e.maxReach = maxReach
-		pad := e.maxR + maxReach
 		for {
-			run.Run(chunks, func(c int) {
-				e.changed[c] = false
-				for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
-					o := &e.objs[k]
-					o.withdraw = o.check && o.moving && e.conflicts(k, pad)
-					e.changed[c] = e.changed[c] || o.withdraw
-				}
-			})
+			run.Run(chunks, e.jobs.check)
 			if !slices.Contains(e.changed[:chunks], true) {
 				break
 			}
 			// Jacobi: withdrawals take effect together, after the round
-			run.Run(chunks, func(c int) {
-				e.gone[c] = e.gone[c][:0]
-				for k := c * e.chunk; k < min((c+1)*e.chunk, n); k++ {
-					o := &e.objs[k]
-					o.check = false
-					if o.withdraw {
-						o.moving = false
-						o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.fp.Cos, o.fp.Sin
-						e.gone[c] = append(e.gone[c], int32(k))
-					}
-				}
-			})
+			run.Run(chunks, e.jobs.withdraw)
 			for _, gone := range e.gone[:chunks] {
 				for _, k := range gone {
-					p := e.objs[k].p
-					e.near(p, e.objs[k].fp.Radius+maxReach, func(j int) bool {
-						e.objs[j].check = true
-						return true
-					})
+					e.near(e.objs[k].p, e.objs[k].fp.Radius+maxReach, e.jobs.recheck)
 				}
 			}
 		}
 		// 3. accept what is left
-		last := s == e.iterations-1
-		each(func(o *object) {
+		run.Run(chunks, e.jobs.accept)
+	}
+}
+
+// jobs are the parallel passes of Step over chunks of objects, made once
+// so that a step allocates nothing; they read the sub-step's parameters
+// from the engine.
+type jobs struct {
+	propose, check, withdraw, accept, commit func(chunk int)
+	planePos                                 func(k int) ci.Vector2
+	recheck                                  func(k int) bool
+}
+
+// span returns the objects of chunk c.
+func (e *Engine) span(c int) []object {
+	return e.objs[c*e.chunk : min((c+1)*e.chunk, len(e.objs))]
+}
+
+func (e *Engine) makeJobs() {
+	e.jobs.propose = func(c int) {
+		m := 0.0
+		objs := e.span(c)
+		for k := range objs {
+			o := &objs[k]
+			if e.first {
+				o.prevP = o.p
+			}
+			e.propose(o, e.sub)
+			o.check = o.moving
+			m = math.Max(m, o.reach)
+		}
+		e.reachOf[c] = m
+	}
+	e.jobs.check = func(c int) {
+		e.changed[c] = false
+		pad := e.maxR + e.maxReach
+		for k := c * e.chunk; k < min((c+1)*e.chunk, len(e.objs)); k++ {
+			o := &e.objs[k]
+			o.withdraw = o.check && o.moving && e.conflicts(k, pad)
+			e.changed[c] = e.changed[c] || o.withdraw
+		}
+	}
+	e.jobs.withdraw = func(c int) {
+		e.gone[c] = e.gone[c][:0]
+		for k := c * e.chunk; k < min((c+1)*e.chunk, len(e.objs)); k++ {
+			o := &e.objs[k]
+			o.check = false
+			if o.withdraw {
+				o.moving = false
+				o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.fp.Cos, o.fp.Sin
+				e.gone[c] = append(e.gone[c], int32(k))
+			}
+		}
+	}
+	e.jobs.recheck = func(j int) bool {
+		e.objs[j].check = true
+		return true
+	}
+	e.jobs.accept = func(c int) {
+		objs := e.span(c)
+		for k := range objs {
+			o := &objs[k]
 			o.p, o.a, o.fp.Cos, o.fp.Sin = o.cand, o.candA, o.cc, o.cs
-			if last {
-				o.vel = o.p.Sub(o.prevP).Scale(1 / dt)
+			if e.last {
+				o.vel = o.p.Sub(o.prevP).Scale(1 / e.dt)
 				o.angVel = e.sp.Bodies[o.body].TargetW
 			}
-		})
+		}
+	}
+	e.jobs.planePos = func(k int) ci.Vector2 { return e.objs[k].p }
+	e.jobs.commit = func(c int) {
+		objs := e.span(c)
+		for k := range objs {
+			o := &objs[k]
+			b := &e.sp.Bodies[o.body]
+			e.fromPlane(b, o.p)
+			b.SetYaw(ci.NormalizeAngle(o.a))
+			b.Vel, b.AngVel = o.vel, o.angVel
+		}
 	}
 }
 
@@ -368,13 +403,10 @@ func (e *Engine) conflicts(k int, pad float64) bool {
 
 // Commit implements physics.Engine.
 func (e *Engine) Commit(run physics.Runner) {
-	physics.ForChunks(run, len(e.objs), e.chunk, func(k int) {
-		o := &e.objs[k]
-		b := &e.sp.Bodies[o.body]
-		e.fromPlane(b, o.p)
-		b.SetYaw(ci.NormalizeAngle(o.a))
-		b.Vel, b.AngVel = o.vel, o.angVel
-	})
+	if e.jobs.commit == nil {
+		e.makeJobs()
+	}
+	run.Run((len(e.objs)+e.chunk-1)/e.chunk, e.jobs.commit)
 }
 
 // Reset implements physics.Engine.
