@@ -28,7 +28,7 @@ type Experiment struct {
 // Framework is the <framework> section.
 type Framework struct {
 	Threads        int     // <system threads>, default 0, >= 0
-	ThreadMethod   string  // <system method>: "balance_quantity" (default) or "balance_length"
+	ThreadMethod   string  // <system method>: "balance_quantity", "balance_length", or "" (not given: the simulator's own choice)
 	Length         float64 // <experiment length> in seconds; 0 means no limit
 	TicksPerSecond int     // <experiment ticks_per_second>, required, > 0
 	RandomSeed     uint64  // <experiment random_seed>; 0 means the simulator picks one and logs it
@@ -203,7 +203,7 @@ func uniqueChildren(n *Node, allowed ...string) (map[string]*Node, error) {
 }
 
 func (x *Experiment) parseFramework(n *Node) (Framework, error) {
-	f := Framework{ThreadMethod: "balance_quantity", Node: n}
+	f := Framework{Node: n}
 	if err := n.CheckAttrs(); err != nil {
 		return f, err
 	}
@@ -230,7 +230,7 @@ func (x *Experiment) parseFramework(n *Node) (Framework, error) {
 		}
 		f.ThreadMethod = s.StringOr("method", f.ThreadMethod)
 		methods := []string{"balance_quantity", "balance_length"}
-		if !contains(methods, f.ThreadMethod) {
+		if s.Has("method") && !contains(methods, f.ThreadMethod) {
 			return f, s.AttrErrorf("method", "unknown threading method%s; write %s",
 				didYouMean(f.ThreadMethod, methods, "%q"), orList(methods, "%q"))
 		}

@@ -42,7 +42,7 @@ func TestParseMinimal(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := x.Framework
-	if f.TicksPerSecond != 10 || f.Length != 0 || f.Threads != 0 || f.ThreadMethod != "balance_quantity" ||
+	if f.TicksPerSecond != 10 || f.Length != 0 || f.Threads != 0 || f.ThreadMethod != "" ||
 		f.RandomSeed != 0 || f.RealTime || f.Ticks() != 0 || f.Node == nil || f.Node.Line != 2 {
 		t.Errorf("framework defaults = %+v", f)
 	}
@@ -227,7 +227,7 @@ func TestParseFramework(t *testing.T) {
 		{"seed", `<experiment ticks_per_second="5" random_seed="18446744073709551615"/>`, Framework{TicksPerSecond: 5, RandomSeed: 1<<64 - 1}, nil},
 		{"real time", `<experiment ticks_per_second="5" real_time="true"/>`, Framework{TicksPerSecond: 5, RealTime: true}, nil},
 		{"system", `<system threads="8" method="balance_quantity"/><experiment ticks_per_second="5"/>`,
-			Framework{Threads: 8, TicksPerSecond: 5}, nil},
+			Framework{Threads: 8, ThreadMethod: "balance_quantity", TicksPerSecond: 5}, nil},
 		{"pin threads", "<system threads=\"2\" pin_threads_to_cores=\"true\"/>\n<experiment ticks_per_second=\"5\"/>",
 			Framework{Threads: 2, TicksPerSecond: 5}, []string{"x.argos:3: attribute pin_threads_to_cores of <system> is ignored"}},
 		{"profiling", "<experiment ticks_per_second=\"5\"/>\n<profiling file=\"p\" format=\"table\"/>",
@@ -241,9 +241,6 @@ func TestParseFramework(t *testing.T) {
 			}
 			got := x.Framework
 			got.Node = nil
-			if tt.want.ThreadMethod == "" {
-				tt.want.ThreadMethod = "balance_quantity"
-			}
 			if got != tt.want {
 				t.Errorf("framework = %+v, want %+v", got, tt.want)
 			}

@@ -92,3 +92,44 @@ func TestKinematicTickDoesNotAllocate(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkThreadMethod compares the ways of sharing a phase among
+// threads (<system method>; "default" is no method: shares with stealing)
+// on the scalability experiment, 2 threads.
+func BenchmarkThreadMethod(b *testing.B) {
+	for _, engine := range []string{"dynamics2d", "kinematics2d"} {
+		for _, file := range []string{"scalability_10000_e1.argos", "scalability_10000_e4.argos"} {
+			for _, method := range []string{"default", "balance_quantity", "balance_length"} {
+				b.Run(fmt.Sprintf("%s/%s/%s", engine, file, method), func(b *testing.B) {
+					exp, err := config.Load(repoFile("experiments", "scalability", file))
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, n := range exp.PhysicsEngines {
+						n.Name = engine
+					}
+					exp.LoopFunctions = nil
+					exp.Framework.Length = 0
+					exp.Framework.ThreadMethod = strings.TrimPrefix(method, "default")
+					sim, err := simulator.New(exp, simulator.Options{Threads: intp(2)})
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer sim.Close()
+					for i := 0; i < 20; i++ {
+						if err := sim.Step(); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if err := sim.Step(); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(sim.NumRobots()*b.N)/b.Elapsed().Seconds(), "robot-steps/s")
+				})
+			}
+		}
+	}
+}

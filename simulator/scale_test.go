@@ -145,14 +145,20 @@ func TestScalability10000FourEnginesDeterministic(t *testing.T) {
 	}
 }
 
+// ... and so do kinematics2d engines, whatever the threading method.
 func TestKinematicsDeterministicAcrossThreads(t *testing.T) {
 	file := repoFile("experiments", "scalability", "scalability_10000_e4.argos")
 	var ref [][3]float64
-	for _, threads := range []int{0, 2} {
+	for _, run := range []struct {
+		threads int
+		method  string
+	}{{0, ""}, {2, ""}, {2, "balance_quantity"}, {2, "balance_length"}} {
+		threads := run.threads
 		exp, err := config.Load(file)
 		if err != nil {
 			t.Fatal(err)
 		}
+		exp.Framework.ThreadMethod = run.method
 		exp.LoopFunctions = nil
 		exp.Framework.Length = 3
 		for _, n := range exp.PhysicsEngines {
@@ -165,7 +171,7 @@ func TestKinematicsDeterministicAcrossThreads(t *testing.T) {
 		}
 		for i := range ref {
 			if got[i] != ref[i] {
-				t.Fatalf("threads=%d: body %d ends at %v, with threads=0 at %v", threads, i, got[i], ref[i])
+				t.Fatalf("threads=%d method=%q: body %d ends at %v, with threads=0 at %v", threads, run.method, i, got[i], ref[i])
 			}
 		}
 	}
