@@ -75,7 +75,7 @@ func New(exp *config.Experiment, opt Options) (sim *Simulator, err error) {
 	}
 	s.tickLen = 1 / float64(fw.TicksPerSecond)
 	s.maxTicks = fw.Ticks()
-	s.pool = newPool(s.threads)
+	s.pool = newPool(s.threads, fw.ThreadMethod)
 	s.makeJobs()
 	s.sp = space.New(exp.ArenaCenter, exp.ArenaSize)
 	for _, w := range exp.Warnings {
@@ -97,6 +97,9 @@ func New(exp *config.Experiment, opt Options) (sim *Simulator, err error) {
 			}
 		}
 		s.engines = append(s.engines, e)
+	}
+	if err := s.parseOwnership(); err != nil { // assign.go
+		return nil, err
 	}
 	s.world = &entity.World{Space: s.sp}
 	for _, n := range exp.Media {
@@ -217,7 +220,9 @@ func (s *Simulator) buildArena() error {
 			if !place.Fits(&spec.Body) {
 				return n.Errorf("simulator: %s %q at (%g, %g) overlaps another object or lies outside the arena; move it", spec.Tag, spec.ID, spec.Body.Pos.X, spec.Body.Pos.Y)
 			}
-			if s.engineFor(&spec.Body) < 0 {
+			if e, _, err := s.engineOf(spec.ID, &spec.Body); err != nil {
+				return n.Errorf("%v", err)
+			} else if e < 0 {
 				return n.Errorf("simulator: %s %q at (%g, %g, %g) lies in no physics engine; add an engine to <physics_engines> or move it inside an engine's <boundaries>",
 					spec.Tag, spec.ID, spec.Body.Pos.X, spec.Body.Pos.Y, spec.Body.Z)
 			}
@@ -266,7 +271,9 @@ func (s *Simulator) distribute(n *config.Node, rng *mrand.Rand, place *space.Pla
 				placed = true
 				break
 			}
-			placed = place.Fits(&spec.Body) && (!spec.Body.Movable || s.engineFor(&spec.Body) >= 0)
+			// (an engine that lists entity ids is asked with the drawing
+			// id; assignEngine checks the final one)
+			placed = place.Fits(&spec.Body) && (!spec.Body.Movable || s.hasEngine(spec.ID, &spec.Body))
 		}
 		if !placed {
 			return n.Errorf("simulator: <distribute> could not place %s %q (%d of %d) in %d trials: the area is too crowded or outside every physics engine; "+
@@ -346,33 +353,31 @@ func (s *Simulator) assignEngines() error {
 			return err
 		}
 	}
-	return nil
+	return s.checkOwnership()
 }
 
-// assignEngine gives body i to the engine that contains it (a mobile
-// body) or to every engine whose region it touches (a static body).
+// assignEngine gives body i to the engine that lists it or contains it (a
+// mobile body), or to every engine that lists it or whose region it
+// touches (a static body); see assign.go.
 func (s *Simulator) assignEngine(i int) error {
 	b := &s.sp.Bodies[i]
 	if !b.Movable {
-		lo, hi := b.Pos.Sub(ci.Vector2{X: b.Radius, Y: b.Radius}), b.Pos.Add(ci.Vector2{X: b.Radius, Y: b.Radius})
-		for _, e := range s.engines {
-			if r := e.Region(); r != nil {
-				rlo, rhi := r.Bounds()
-				if hi.X < rlo.X || lo.X > rhi.X || hi.Y < rlo.Y || lo.Y > rhi.Y {
-					continue
-				}
-			}
-			if err := e.AddStatic(i); err != nil {
+		for _, k := range s.staticEngines(i) {
+			if err := s.engines[k].AddStatic(i); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	k := s.engineFor(b)
+	k, pinned, err := s.engineOf(b.ID, b)
+	if err != nil {
+		return err
+	}
 	if k < 0 {
 		return fmt.Errorf("simulator: %s %q at (%g, %g, %g) lies in no physics engine; add an engine or widen its <boundaries>",
 			b.Type, b.ID, b.Pos.X, b.Pos.Y, b.Z)
 	}
+	s.pin(i, pinned)
 	return s.engines[k].Add(i)
 }
 

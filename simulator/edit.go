@@ -33,8 +33,8 @@ func (s *Simulator) MoveBody(i int, pos ci.Vector3, yaw float64) error {
 	b.Pos, b.Z = pos.XY(), pos.Z
 	b.SetYaw(ci.NormalizeAngle(yaw))
 	b.Vel, b.AngVel = ci.Vector2{}, 0
-	to := s.engineFor(b)
-	if to < 0 || !s.inArena(b) {
+	to, _, err := s.engineOf(b.ID, b)
+	if err != nil || to < 0 || !s.inArena(b) {
 		*b = was
 		return fmt.Errorf("simulator: (%g, %g, %g) lies outside the arena or in no physics engine; %s %q stays where it is", pos.X, pos.Y, pos.Z, b.Type, b.ID)
 	}
@@ -58,7 +58,7 @@ func (s *Simulator) AddEntity(spec *entity.Spec) (int, error) {
 		if b.Cos == 0 && b.Sin == 0 {
 			b.SetYaw(b.Yaw)
 		}
-		if !s.inArena(&b) || b.Movable && s.engineFor(&b) < 0 {
+		if !s.inArena(&b) || b.Movable && !s.hasEngine(spec.ID, &b) {
 			return -1, fmt.Errorf("simulator: %s %q at (%g, %g, %g) lies outside the arena or in no physics engine", spec.Tag, spec.ID, b.Pos.X, b.Pos.Y, b.Z)
 		}
 	}

@@ -46,6 +46,7 @@ type Simulator struct {
 	outDir  string       // Options.OutputDir
 	coord   coordState   // coordinate.go
 	spots   spotSources  // spots.go
+	own     ownership    // assign.go
 }
 
 // robot is a simulated robot with its controller and devices.
@@ -203,7 +204,7 @@ func (s *Simulator) makeJobs() {
 		e, bodies := s.engines[s.leaving], s.engines[s.leaving].Bodies()
 		for k := c * migrateChunk; k < min((c+1)*migrateChunk, len(bodies)); k++ {
 			b := &s.sp.Bodies[bodies[k]]
-			s.left[k] = !physics.Contains(e, ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z})
+			s.left[k] = !s.pinnedBody(bodies[k]) && !physics.Contains(e, ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z})
 		}
 	}
 }

@@ -14,7 +14,8 @@ type Header struct {
 
 // ParseHeader reads an engine element's id, iterations (default def, at
 // least 1) and <boundaries>, and checks that its other attributes are
-// among extra and that it has no child but <boundaries>.
+// among extra and that it has no child but <boundaries> and <entity id>
+// (the entities it owns, which the simulator assigns).
 func ParseHeader(n *config.Node, def int, extra ...string) (Header, error) {
 	var h Header
 	if err := n.CheckAttrs(append([]string{"id", "iterations"}, extra...)...); err != nil {
@@ -31,8 +32,14 @@ func ParseHeader(n *config.Node, def int, extra ...string) (Header, error) {
 		return h, n.Errorf("physics: iterations=%d: write a positive number of sub-steps per tick (ARGoS uses 10)", h.Iterations)
 	}
 	for _, c := range n.Children {
+		if c.Name == "entity" {
+			if err := c.CheckAttrs("id"); err != nil {
+				return h, err
+			}
+			continue
+		}
 		if c.Name != "boundaries" {
-			return h, c.Errorf("physics: unknown element <%s> in <%s>; only <boundaries> is allowed", c.Name, n.Name)
+			return h, c.Errorf("physics: unknown element <%s> in <%s>; only <boundaries> and <entity id=\"...\"> are allowed", c.Name, n.Name)
 		}
 		if h.Region, err = ParseBoundaries(c); err != nil {
 			return h, err

@@ -15,7 +15,7 @@ func init() {
 	physics.Engines.MustRegister("dynamics2d",
 		"2D dynamics on cp (Chipmunk): wheeled robots dragged toward their wheel velocities with bounded force and torque, "+
 			"pushable boxes and cylinders with floor friction, walls. Attributes: id (required), iterations (default 10), "+
-			"spatial_index (bbtree|hash, with active_cell_size and active_cells), <boundaries> (optional region).",
+			"spatial_index (bbtree|hash, with active_cell_size and active_cells), <boundaries> (optional region), <entity id=\"regexp\"/> (entities it owns wherever they are).",
 		New)
 }
 

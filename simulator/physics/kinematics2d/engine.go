@@ -16,7 +16,7 @@ func init() {
 		"First-order 2D kinematics: bodies move at the velocity they ask for and stop at obstacles, without forces, mass "+
 			"or friction; the fastest engine. Attributes: id (required), iterations (sub-steps per tick, default 1), "+
 			"perpendicular (x|y|z, default z) and distance (default 0) place its plane on the floor, a wall or the "+
-			"ceiling; <boundaries> (optional region).",
+			"ceiling; <boundaries> (optional region), <entity id=\"regexp\"/> (entities it owns wherever they are).",
 		New)
 }
 
@@ -32,6 +32,7 @@ type Engine struct {
 
 	objs     []object
 	slot     []int32 // body handle -> object index, -1 when not owned
+	static   []bool  // body handle -> a static body this engine shares
 	bodies   []int
 	grid     space.PointGrid
 	useSpace bool    // this step reads the space's index instead of grid
@@ -135,10 +136,16 @@ func (e *Engine) fromPlane(b *space.Body, p ci.Vector2) {
 }
 
 // AddStatic implements physics.Engine. The engine finds static obstacles
-// through the space's index, so there is nothing to record: in a
-// horizontal plane, static bodies spanning the plane's height block
-// bodies; other planes ignore them.
-func (e *Engine) AddStatic(int) error { return nil }
+// through the space's index and records only which ones it shares: in a
+// horizontal plane, those spanning the plane's height block bodies;
+// other planes ignore them.
+func (e *Engine) AddStatic(i int) error {
+	for len(e.static) <= i {
+		e.static = append(e.static, false)
+	}
+	e.static[i] = true
+	return nil
+}
 
 // Add implements physics.Engine.
 func (e *Engine) Add(i int) error {
@@ -388,7 +395,7 @@ func (e *Engine) conflicts(k int, pad float64) bool {
 	}
 	e.sp.NearStatic(lo, hi, func(i int) bool {
 		b := &e.sp.Bodies[i]
-		if b.Z > e.distance || b.Top() < e.distance {
+		if i >= len(e.static) || !e.static[i] || b.Z > e.distance || b.Top() < e.distance {
 			return true
 		}
 		s := b.Footprint()

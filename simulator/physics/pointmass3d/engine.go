@@ -17,7 +17,7 @@ func init() {
 			"ceiling when attached, stay above the floor, inside the arena and out of static bodies. It takes every "+
 			"eye-bot and no other body, whatever the engine order. Attributes: id (required), iterations (sub-steps per "+
 			"tick, default 10), gravity (m/s^2, default -9.81), ceiling (height in m, default the top of the arena), "+
-			"<boundaries> (optional region).",
+			"<boundaries> (optional region), <entity id=\"regexp\"/> (entities it owns wherever they are).",
 		New)
 }
 
