@@ -158,7 +158,7 @@ func (s *Simulator) Step() (err error) {
 	if err := s.migrateBodies(); err != nil {
 		return err
 	}
-	s.sp.Reindex()
+	s.sp.ReindexWith(s.pool)
 	// 3. media
 	s.updateWorld()
 	// 4. loop functions

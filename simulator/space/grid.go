@@ -50,14 +50,6 @@ func (g *grid) rangeXY(lo, hi ci.Vector2) (x0, y0, x1, y1 int) {
 	return
 }
 
-// buildCentres indexes the selected bodies by the cell of their centre.
-func (g *grid) buildCentres(bodies []Body, sel []int32) {
-	g.buildPoints(len(sel), func(k int) ci.Vector2 { return bodies[sel[k]].Pos })
-	for i, k := range g.items {
-		g.items[i] = sel[k]
-	}
-}
-
 // buildPoints indexes points 0..n-1 by the cell they fall in.
 func (g *grid) buildPoints(n int, at func(k int) ci.Vector2) {
 	clear(g.start)

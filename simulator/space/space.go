@@ -26,8 +26,30 @@ type Space struct {
 	// reads one contiguous run per grid row instead of touching Body.
 	mitem       []mobileItem
 	staticDirty bool
+	mobileDirty bool // a mobile body was added or removed: mobileSel is stale
 	cell        float64
+	reindexJobs reindexJobs
 }
+
+// Runner runs n independent jobs, maybe in parallel (the simulator's
+// thread pool; physics.Runner is the same).
+type Runner interface{ Run(n int, job func(i int)) }
+
+type serial struct{}
+
+func (serial) Run(n int, job func(int)) {
+	for i := 0; i < n; i++ {
+		job(i)
+	}
+}
+
+// reindexJobs are Reindex's parallel passes, made once so that
+// reindexing allocates nothing.
+type reindexJobs struct {
+	cells, items func(chunk int)
+}
+
+const reindexChunk = 4096
 
 // mobileItem is what a neighbour query needs of a mobile body.
 type mobileItem struct {
@@ -44,7 +66,22 @@ const minCell = 0.25
 func New(center, size ci.Vector3) *Space {
 	h := ci.Vector2{X: size.X / 2, Y: size.Y / 2}
 	c := center.XY()
-	s := &Space{Center: center, Size: size, lo: c.Sub(h), hi: c.Add(h), staticDirty: true}
+	s := &Space{Center: center, Size: size, lo: c.Sub(h), hi: c.Add(h), staticDirty: true, mobileDirty: true}
+	s.reindexJobs.cells = func(c int) {
+		sel, cells := s.mobileSel, s.mobile.cells
+		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
+			x, y := s.mobile.cellXY(s.Bodies[sel[k]].Pos)
+			cells[k] = int32(y*s.mobile.nx + x)
+		}
+	}
+	s.reindexJobs.items = func(c int) {
+		items := s.mobile.items
+		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(items)); k++ {
+			i := items[k]
+			b := &s.Bodies[i]
+			s.mitem[k] = mobileItem{pos: b.Pos, r: b.Radius, z0: b.Z, z1: b.Z + b.Height, body: i}
+		}
+	}
 	s.Reindex() // queries work (and find nothing) before the first real Reindex
 	return s
 }
@@ -58,6 +95,8 @@ func (s *Space) Add(b Body) int {
 	if !b.Movable {
 		b.Engine = -1
 		s.staticDirty = true
+	} else {
+		s.mobileDirty = true
 	}
 	s.Bodies = append(s.Bodies, b)
 	return len(s.Bodies) - 1
@@ -68,6 +107,8 @@ func (s *Space) Remove(i int) {
 	s.Bodies[i].Removed = true
 	if !s.Bodies[i].Movable {
 		s.staticDirty = true
+	} else {
+		s.mobileDirty = true
 	}
 }
 
@@ -78,34 +119,55 @@ func (s *Space) StaticChanged() { s.staticDirty = true }
 // Reindex rebuilds the index of the mobile bodies (and of the static ones
 // when they changed). Call it on the coordinating goroutine after the
 // bodies moved and before anybody queries.
-func (s *Space) Reindex() {
-	maxR := 0.0
-	s.mobileSel = s.mobileSel[:0]
-	for i := range s.Bodies {
-		b := &s.Bodies[i]
-		if b.Removed || !b.Movable {
-			continue
+func (s *Space) Reindex() { s.ReindexWith(serial{}) }
+
+// ReindexWith is Reindex with its passes over the bodies run by run. The
+// set of mobile bodies and their radii must only change through Add and
+// Remove.
+func (s *Space) ReindexWith(run Runner) {
+	if s.mobileDirty {
+		s.maxMobileR = 0
+		s.mobileSel = s.mobileSel[:0]
+		for i := range s.Bodies {
+			b := &s.Bodies[i]
+			if b.Removed || !b.Movable {
+				continue
+			}
+			s.mobileSel = append(s.mobileSel, int32(i))
+			s.maxMobileR = math.Max(s.maxMobileR, b.Radius)
 		}
-		s.mobileSel = append(s.mobileSel, int32(i))
-		maxR = math.Max(maxR, b.Radius)
+		s.mobileDirty = false
 	}
 	// Cells of about a robot plus a sensor range keep a sensor's query to
 	// 2x2 or 3x3 cells without spreading a big arena over millions of
 	// cells; static bodies (walls) are few and long, so their grid is
 	// coarser.
-	cell := math.Max(2*maxR+0.15, minCell)
+	cell := math.Max(2*s.maxMobileR+0.15, minCell)
 	if cell != s.cell {
 		s.cell = cell
 		s.staticDirty = true
 	}
-	s.maxMobileR = maxR
-	s.mobile.init(s.lo, s.hi, cell)
-	s.mobile.buildCentres(s.Bodies, s.mobileSel)
-	s.mitem = slices.Grow(s.mitem[:0], len(s.mobile.items))[:len(s.mobile.items)]
-	for k, i := range s.mobile.items {
-		b := &s.Bodies[i]
-		s.mitem[k] = mobileItem{pos: b.Pos, r: b.Radius, z0: b.Z, z1: b.Z + b.Height, body: i}
+	// the mobile grid: a counting sort of the bodies by the cell of their
+	// centre, then the packed items in grid order
+	g := &s.mobile
+	g.init(s.lo, s.hi, cell)
+	n := len(s.mobileSel)
+	chunks := (n + reindexChunk - 1) / reindexChunk
+	g.scratchCells(n)
+	run.Run(chunks, s.reindexJobs.cells)
+	clear(g.start)
+	for _, c := range g.cells {
+		g.start[c+1]++
 	}
+	g.prefix()
+	g.items = resize(g.items, n)
+	fill := g.fillCursor()
+	for k, c := range g.cells {
+		g.items[fill[c]] = s.mobileSel[k]
+		fill[c]++
+	}
+	s.mitem = slices.Grow(s.mitem[:0], n)[:n]
+	run.Run(chunks, s.reindexJobs.items)
 	if s.staticDirty {
 		s.staticSel = s.staticSel[:0]
 		for i := range s.Bodies {

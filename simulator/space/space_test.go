@@ -3,6 +3,8 @@ package space_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -564,5 +566,59 @@ func TestLayoutOrder(t *testing.T) {
 		if a == b && order[i-1] > order[i] {
 			t.Fatalf("tie reordered: %d before %d", order[i-1], order[i])
 		}
+	}
+}
+
+// goRunner runs each job on its own goroutine.
+type goRunner struct{}
+
+func (goRunner) Run(n int, job func(int)) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); job(i) }()
+	}
+	wg.Wait()
+}
+
+// ReindexWith a parallel runner builds the same index as Reindex, and
+// follows additions and removals.
+func TestReindexWithRunner(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	a, b := arena(60), arena(60)
+	for k := 0; k < 20000; k++ {
+		r := robot(rng.Float64()*58-29, rng.Float64()*58-29, epuckR, epuckH)
+		a.Add(r)
+		b.Add(r)
+	}
+	check := func(when string) {
+		t.Helper()
+		for q := 0; q < 2000; q++ {
+			p := v2(rng.Float64()*60-30, rng.Float64()*60-30)
+			na := a.Nearby(p, 0.3, 0.02, -1, nil)
+			nb := b.Nearby(p, 0.3, 0.02, -1, nil)
+			if !slices.Equal(na, nb) {
+				t.Fatalf("%s: near %v, Reindex finds %v, ReindexWith %v", when, p, na, nb)
+			}
+		}
+	}
+	a.Reindex()
+	b.ReindexWith(goRunner{})
+	check("built")
+	for k := 0; k < 20000; k += 3 {
+		a.Remove(k)
+		b.Remove(k)
+	}
+	extra := robot(0.5, 0.5, 0.2, epuckH) // a wider body widens every query
+	a.Add(extra)
+	h := b.Add(extra)
+	a.Reindex()
+	b.ReindexWith(goRunner{})
+	check("after removals")
+	if got := b.Nearby(v2(0.5, 0.5), 0.01, 0.02, -1, nil); !slices.Contains(got, int32(h)) {
+		t.Fatalf("the added body is not found: %v", got)
+	}
+	if got := b.Nearby(b.Bodies[3].Pos, 0.001, 0.02, -1, nil); slices.Contains(got, 3) {
+		t.Fatal("a removed body is still found")
 	}
 }
