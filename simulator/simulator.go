@@ -268,8 +268,8 @@ const migrateChunk = 1024
 // bodies when they take one).
 func (s *Simulator) migrateBodies() error {
 	for ei, e := range s.engines {
-		if _, confined := e.(physics.Container); e.Region() == nil && !confined {
-			continue
+		if e.Region() == nil {
+			continue // an engine keeps its bodies in its own domain (a plane, say): only a region can be left
 		}
 		bodies := e.Bodies()
 		n := len(bodies)

@@ -310,7 +310,8 @@ func (e *Engine) makeJobs() {
 			o := &objs[k]
 			b := &e.sp.Bodies[o.body]
 			e.fromPlane(b, o.p)
-			b.SetYaw(ci.NormalizeAngle(o.a))
+			// the cosine and sine of the step's heading are known already
+			b.Yaw, b.Cos, b.Sin = ci.NormalizeAngle(o.a), o.fp.Cos, o.fp.Sin
 			b.Vel, b.AngVel = o.vel, o.angVel
 		}
 	}
