@@ -3,6 +3,7 @@ package space
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -246,4 +247,79 @@ func TestGapMatchesSampling(t *testing.T) {
 			t.Fatalf("pair %d (%v vs %v): Gap = %v, sampled distance %v", k, a.Shape, b.Shape, g, best)
 		}
 	}
+}
+
+// The clearance of every mobile body is a lower bound of its gap to every
+// other mobile body, and Nearby around a body's own position, which
+// stops at the clearance, finds what a brute-force search finds.
+func TestClearanceIsALowerBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for round := 0; round < 2; round++ {
+		s := randomSpace(r, 3000)
+		// a crowd, so that some clearances are small
+		for range 500 {
+			b := Body{Shape: Disc, Radius: 0.035, Height: 0.05, Movable: true,
+				Pos: ci.Vector2{X: r.Float64() * 2, Y: r.Float64() * 2}}
+			s.Add(b)
+		}
+		s.Reindex()
+		small := 0
+		for i := range s.Bodies {
+			b := &s.Bodies[i]
+			gap, ok := s.Clearance(i, b.Pos)
+			if want := b.Movable && !b.Removed; ok != want {
+				t.Fatalf("body %d (movable %v, removed %v): Clearance ok = %v", i, b.Movable, b.Removed, ok)
+			}
+			if !ok {
+				continue
+			}
+			if gap < 0.02 {
+				small++
+			}
+			for j := range s.Bodies {
+				o := &s.Bodies[j]
+				if j == i || o.Removed || !o.Movable {
+					continue
+				}
+				if d := o.Pos.Sub(b.Pos).Length() - b.Radius - o.Radius; d < gap-1e-12 {
+					t.Fatalf("body %d: clearance %g, but body %d is %g away", i, gap, j, d)
+				}
+			}
+			if _, ok := s.Clearance(i, b.Pos.Add(ci.Vector2{X: 1e-9})); ok {
+				t.Fatalf("body %d: Clearance holds for a position it was not indexed at", i)
+			}
+			for _, rr := range []float64{0.05, 0.1, 0.2} {
+				if i%3 != 0 {
+					break
+				}
+				got := s.Nearby(b.Pos, b.Radius+rr, b.Z+0.01, i, nil)
+				want := bruteNearby(s, b.Pos, b.Radius+rr, b.Z+0.01, i)
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("Nearby around body %d within %g: %v, brute force %v", i, rr, got, want)
+				}
+			}
+		}
+		if small == 0 {
+			t.Fatal("no body has a small clearance: the test proves little")
+		}
+	}
+}
+
+// bruteNearby is Nearby without the index, sorted. Like Nearby, it
+// takes mobile bodies by their bounding disc.
+func bruteNearby(s *Space, p ci.Vector2, r, z float64, ignore int) []int32 {
+	var out []int32
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		d := b.Distance(p)
+		if b.Movable {
+			d = p.Sub(b.Pos).Length() - b.Radius
+		}
+		if i == ignore || b.Removed || !b.spans(z) || d > r {
+			continue
+		}
+		out = append(out, int32(i))
+	}
+	return out
 }

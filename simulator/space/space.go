@@ -29,6 +29,9 @@ type Space struct {
 	mobileDirty bool // a mobile body was added or removed: mobileSel is stale
 	cell        float64
 	reindexJobs reindexJobs
+	// clear holds, per body handle, the clearance of the mobile bodies as
+	// of the last Reindex (clearance.go).
+	clear []clearance
 }
 
 // Runner runs n independent jobs, maybe in parallel (the simulator's
@@ -46,7 +49,7 @@ func (serial) Run(n int, job func(int)) {
 // reindexJobs are Reindex's parallel passes, made once so that
 // reindexing allocates nothing.
 type reindexJobs struct {
-	cells, items func(chunk int)
+	cells, items, clearance func(chunk int)
 }
 
 const reindexChunk = 4096
@@ -74,6 +77,7 @@ func New(center, size ci.Vector3) *Space {
 			cells[k] = int32(y*s.mobile.nx + x)
 		}
 	}
+	s.reindexJobs.clearance = s.clearanceJob
 	s.reindexJobs.items = func(c int) {
 		items := s.mobile.items
 		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(items)); k++ {
@@ -105,6 +109,7 @@ func (s *Space) Add(b Body) int {
 // Remove hides body i from every query (after the next Reindex).
 func (s *Space) Remove(i int) {
 	s.Bodies[i].Removed = true
+	s.unclear(i)
 	if !s.Bodies[i].Movable {
 		s.staticDirty = true
 	} else {
@@ -168,6 +173,11 @@ func (s *Space) ReindexWith(run Runner) {
 	}
 	s.mitem = slices.Grow(s.mitem[:0], n)[:n]
 	run.Run(chunks, s.reindexJobs.items)
+	for k := len(s.clear); k < len(s.Bodies); k++ {
+		s.clear = append(s.clear, clearance{})
+		s.unclear(k) // static, until the index says otherwise
+	}
+	run.Run(chunks, s.reindexJobs.clearance)
 	if s.staticDirty {
 		s.staticSel = s.staticSel[:0]
 		for i := range s.Bodies {
@@ -295,6 +305,9 @@ func (s *Space) Nearby(p ci.Vector2, r, z float64, ignore int, buf []int32) []in
 		buf = append(buf, int32(i))
 		return true
 	})
+	if ignore >= 0 && s.clearOf(ignore, p, r) {
+		return buf // no other mobile body comes within r of the robot at p
+	}
 	g := &s.mobile
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
 	x0, y0, x1, y1 := g.rangeXY(p.Sub(pad), p.Add(pad))

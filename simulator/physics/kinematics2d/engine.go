@@ -369,28 +369,37 @@ func (e *Engine) conflicts(k int, pad float64) bool {
 	hit := false
 	lo := ci.Vector2{X: o.cand.X - pad - o.fp.Radius, Y: o.cand.Y - pad - o.fp.Radius}
 	hi := ci.Vector2{X: o.cand.X + pad + o.fp.Radius, Y: o.cand.Y + pad + o.fp.Radius}
-	e.near(o.cand, o.fp.Radius, func(j int) bool {
-		if j == k {
-			return true
-		}
-		q := &e.objs[j]
-		// discs around both footprints that do not meet: no contact
-		d := q.cand.Sub(o.cand)
-		if r := q.fp.Radius + o.fp.Radius; d.X*d.X+d.Y*d.Y > r*r {
-			return true
-		}
-		other := q.fp
-		other.Pos, other.Cos, other.Sin = q.cand, q.cc, q.cs
-		if g := space.FootprintGap(&cand, &other); g < 0 {
-			before := q.fp
-			before.Pos = q.p
-			if g < space.FootprintGap(&old, &before) {
-				hit = true
-				return false
+	// A body farther from every other than two moves can bring it closer
+	// meets none of them: only static bodies are left to check.
+	isolated := false
+	if e.useSpace {
+		gap, ok := e.sp.Clearance(o.body, o.p)
+		isolated = ok && gap > 2*e.maxReach
+	}
+	if !isolated {
+		e.near(o.cand, o.fp.Radius, func(j int) bool {
+			if j == k {
+				return true
 			}
-		}
-		return true
-	})
+			q := &e.objs[j]
+			// discs around both footprints that do not meet: no contact
+			d := q.cand.Sub(o.cand)
+			if r := q.fp.Radius + o.fp.Radius; d.X*d.X+d.Y*d.Y > r*r {
+				return true
+			}
+			other := q.fp
+			other.Pos, other.Cos, other.Sin = q.cand, q.cc, q.cs
+			if g := space.FootprintGap(&cand, &other); g < 0 {
+				before := q.fp
+				before.Pos = q.p
+				if g < space.FootprintGap(&old, &before) {
+					hit = true
+					return false
+				}
+			}
+			return true
+		})
+	}
 	if hit || e.axis != 2 {
 		return hit
 	}
