@@ -18,44 +18,50 @@ const (
 
 // Body is the embodiment of one entity. Poses are in metres and radians;
 // Pos is the centre of the footprint and Z the height of the bottom face.
+//
+// The fields are grouped by use: what every neighbour query reads comes
+// first and fits in one 64-byte cache line (a swarm's sensors read it for
+// every robot every tick), then what engines write each step, then the
+// rest. The size is a multiple of 64 bytes, so that in a slice the first
+// group of every body stays on one line.
 type Body struct {
-	ID     string
-	Type   string // entity tag: "foot-bot", "e-puck", "box", "cylinder", ...
-	Shape  Shape
-	Radius float64    // Disc: radius. Box: radius of the circumscribed circle.
-	Half   ci.Vector2 // Box: half sizes along its local X and Y
-	Height float64
-
-	Pos         ci.Vector2
-	Z           float64
-	Yaw         float64
-	Pitch, Roll float64 // only static bodies may be tilted (kept for output)
-	Cos, Sin    float64 // of Yaw; kept in sync by SetYaw
-
+	// read by every query
+	Pos      ci.Vector2
+	Cos, Sin float64 // of Yaw; kept in sync by SetYaw
+	Z        float64
+	Radius   float64 // Disc: radius. Box: radius of the circumscribed circle.
+	Height   float64
+	Shape    Shape
 	// Movable bodies are moved by a physics engine; the others never move.
 	Movable bool
-	Mass    float64
+	// Removed bodies stay in the slice (indices are stable) but are
+	// invisible to queries.
+	Removed bool
 
-	// Vel and AngVel are the body's velocity after the last physics step.
-	Vel    ci.Vector2
-	AngVel float64
-
+	// written by engines each step
+	Yaw float64
 	// Drive: the velocity the body is dragged toward (forward speed along
 	// its heading in m/s and angular speed in rad/s) with at most MaxForce
 	// and MaxTorque. Robots set it from their wheels; passive movable
 	// objects keep it at zero, which models their friction on the floor.
-	TargetV, TargetW    float64
-	MaxForce, MaxTorque float64
-	// Flight is the flight command and state of a body flown by a 3D
-	// engine (flight.go); nil for the others.
-	Flight *Flight
+	TargetV, TargetW float64
+	// Vel and AngVel are the body's velocity after the last physics step.
+	Vel    ci.Vector2
+	AngVel float64
 
+	Half                ci.Vector2 // Box: half sizes along its local X and Y
+	MaxForce, MaxTorque float64
+	Mass                float64
 	// Engine is the index of the physics engine that owns the body, -1
 	// for none (static bodies).
 	Engine int
-	// Removed bodies stay in the slice (indices are stable) but are
-	// invisible to queries.
-	Removed bool
+	// Flight is the flight command and state of a body flown by a 3D
+	// engine (flight.go); nil for the others.
+	Flight      *Flight
+	Pitch, Roll float64 // only static bodies may be tilted (kept for output)
+	ID          string
+	Type        string // entity tag: "foot-bot", "e-puck", "box", "cylinder", ...
+	_           [40]byte
 }
 
 // SetYaw sets the heading and its cached sine and cosine.
