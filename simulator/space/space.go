@@ -79,11 +79,13 @@ func New(center, size ci.Vector3) *Space {
 	}
 	s.reindexJobs.clearance = s.clearanceJob
 	s.reindexJobs.items = func(c int) {
-		items := s.mobile.items
-		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(items)); k++ {
-			i := items[k]
+		// in body order (bodies are read one after the other), each to
+		// its place in the index (mobile.cells holds it by now)
+		sel, dest := s.mobileSel, s.mobile.cells
+		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
+			i := sel[k]
 			b := &s.Bodies[i]
-			s.mitem[k] = mobileItem{pos: b.Pos, r: b.Radius, z0: b.Z, z1: b.Z + b.Height, body: i}
+			s.mitem[dest[k]] = mobileItem{pos: b.Pos, r: b.Radius, z0: b.Z, z1: b.Z + b.Height, body: i}
 		}
 	}
 	s.Reindex() // queries work (and find nothing) before the first real Reindex
@@ -169,6 +171,7 @@ func (s *Space) ReindexWith(run Runner) {
 	fill := g.fillCursor()
 	for k, c := range g.cells {
 		g.items[fill[c]] = s.mobileSel[k]
+		g.cells[k] = fill[c] // from now on: where body k of the selection goes
 		fill[c]++
 	}
 	s.mitem = slices.Grow(s.mitem[:0], n)[:n]
