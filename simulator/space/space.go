@@ -249,7 +249,7 @@ func (s *Space) Crowded(i int, gap float64) bool {
 	lo, hi := b.bounds()
 	m := ci.Vector2{X: gap, Y: gap}
 	crowded := false
-	s.Near(lo.Sub(m), hi.Add(m), func(j int) bool {
+	check := func(j int) bool {
 		if j == i {
 			return true
 		}
@@ -262,7 +262,14 @@ func (s *Space) Crowded(i int, gap float64) bool {
 			return false
 		}
 		return true
-	})
+	}
+	if clr, ok := s.Clearance(i, b.Pos); ok && clr >= gap {
+		// no mobile body within gap (the clearance is a lower bound of
+		// every exact gap): only the static ones are left to check
+		s.static.visit(lo.Sub(m), hi.Add(m), check)
+		return crowded
+	}
+	s.Near(lo.Sub(m), hi.Add(m), check)
 	return crowded
 }
 
