@@ -57,6 +57,14 @@ type Engine struct {
 	heights bool
 	// grips are the joints of grippers, by gripper body (grip.go).
 	grips map[int]*grip
+
+	// jobs are Step's and Commit's parallel passes, made once so that a
+	// step allocates nothing of its own; they read the step's parameters
+	// below.
+	jobs struct {
+		crowded, move, commit func(chunk int)
+	}
+	dt, maxReach, sub, coef float64
 }
 
 type object struct {
@@ -291,13 +299,11 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 	for _, o := range e.objs {
 		maxReach = math.Max(maxReach, e.reach(o, dt))
 	}
-	chunks := (n + e.chunk - 1) / e.chunk
-	run.Run(chunks, func(c int) {
-		lo, hi := c*e.chunk, min((c+1)*e.chunk, n)
-		for _, o := range e.objs[lo:hi] {
-			o.wantCP = e.forceCP || o.joints > 0 || e.sp.Crowded(o.body, e.reach(o, dt)+maxReach)
-		}
-	})
+	if e.jobs.crowded == nil {
+		e.makeJobs()
+	}
+	e.dt, e.maxReach = dt, maxReach
+	run.Run((n+e.chunk-1)/e.chunk, e.jobs.crowded)
 	// 2. Move bodies in and out of the cp space, in a fixed order.
 	e.cpList, e.freeList = e.cpList[:0], e.freeList[:0]
 	for _, o := range e.objs {
@@ -326,18 +332,37 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 		coef = sub / e.prevSub
 	}
 	e.prevSub = sub
-	nFree := len(e.freeList)
-	freeChunks := (nFree + e.chunk - 1) / e.chunk
-	run.Run(1+freeChunks, func(c int) {
+	e.sub, e.coef = sub, coef
+	run.Run(1+(len(e.freeList)+e.chunk-1)/e.chunk, e.jobs.move)
+}
+
+// makeJobs makes Step's and Commit's passes.
+func (e *Engine) makeJobs() {
+	e.jobs.crowded = func(c int) {
+		for _, o := range e.objs[c*e.chunk : min((c+1)*e.chunk, len(e.objs))] {
+			o.wantCP = e.forceCP || o.joints > 0 || e.sp.Crowded(o.body, e.reach(o, e.dt)+e.maxReach)
+		}
+	}
+	// job 0 steps cp; the others, chunks of the free bodies at the same
+	// time
+	e.jobs.move = func(c int) {
 		if c == 0 {
-			e.stepCP(sub)
+			e.stepCP(e.sub)
 			return
 		}
-		lo, hi := (c-1)*e.chunk, min(c*e.chunk, nFree)
-		for _, o := range e.freeList[lo:hi] {
-			e.stepFree(o, sub, coef)
+		for _, o := range e.freeList[(c-1)*e.chunk : min(c*e.chunk, len(e.freeList))] {
+			e.stepFree(o, e.sub, e.coef)
 		}
-	})
+	}
+	e.jobs.commit = func(c int) {
+		for _, o := range e.objs[c*e.chunk : min((c+1)*e.chunk, len(e.objs))] {
+			b := &e.sp.Bodies[o.body]
+			b.Pos = ci.Vector2{X: o.p.X, Y: o.p.Y}
+			b.SetYaw(ci.NormalizeAngle(o.a))
+			b.Vel = ci.Vector2{X: o.v.X, Y: o.v.Y}
+			b.AngVel = o.w
+		}
+	}
 }
 
 func (e *Engine) reach(o *object, dt float64) float64 {
@@ -396,18 +421,10 @@ func (e *Engine) stepFree(o *object, sub, coef float64) {
 
 // Commit implements physics.Engine.
 func (e *Engine) Commit(run physics.Runner) {
-	n := len(e.objs)
-	chunks := (n + e.chunk - 1) / e.chunk
-	run.Run(chunks, func(c int) {
-		lo, hi := c*e.chunk, min((c+1)*e.chunk, n)
-		for _, o := range e.objs[lo:hi] {
-			b := &e.sp.Bodies[o.body]
-			b.Pos = ci.Vector2{X: o.p.X, Y: o.p.Y}
-			b.SetYaw(ci.NormalizeAngle(o.a))
-			b.Vel = ci.Vector2{X: o.v.X, Y: o.v.Y}
-			b.AngVel = o.w
-		}
-	})
+	if e.jobs.commit == nil {
+		e.makeJobs()
+	}
+	run.Run((len(e.objs)+e.chunk-1)/e.chunk, e.jobs.commit)
 }
 
 // Reset implements physics.Engine.
