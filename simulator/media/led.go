@@ -18,8 +18,9 @@ const ledCell = 1.0
 
 // LED is the LED medium. Build it with NewLED.
 type LED struct {
-	world *entity.World
-	id    string
+	world    *entity.World
+	id       string
+	placeJob func(chunk int) // Update's parallel pass
 
 	// slots: every LED of every robot, then every light, then the LEDs
 	// of the objects that name this medium
@@ -71,11 +72,16 @@ func (m *LED) Update(run physics.Runner) {
 	m.pos = resize(m.pos, total)
 	m.col = resize(m.col, total)
 	m.lit = resize(m.lit, total)
-	run.Run((len(robots)+ledChunk-1)/ledChunk, func(c int) {
-		for i := c * ledChunk; i < min((c+1)*ledChunk, len(robots)); i++ {
-			m.place(i, robots[i])
+	if m.placeJob == nil {
+		// made once, so that a tick does not allocate it
+		m.placeJob = func(c int) {
+			robots := m.world.Robots
+			for i := c * ledChunk; i < min((c+1)*ledChunk, len(robots)); i++ {
+				m.place(i, robots[i])
+			}
 		}
-	})
+	}
+	run.Run((len(robots)+ledChunk-1)/ledChunk, m.placeJob)
 	for k, l := range w.Lights {
 		s := nr + k
 		m.pos[s], m.col[s] = l.Position, l.Color

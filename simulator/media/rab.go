@@ -25,6 +25,7 @@ type RAB struct {
 	occlusions bool
 	members    []*RABMember // in robot order
 	maxRange   float64
+	jobs       struct{ gather, pairs func(chunk int) } // makeJobs
 
 	// by member index, for the sensors: the emitters' positions and a copy
 	// of every payload, in contiguous memory
@@ -191,6 +192,32 @@ func (m *RAB) Message(i int32) (ci.Vector3, []byte) {
 
 const rabChunk = 64
 
+// makeJobs makes Update's parallel passes once, so that a tick does not
+// allocate them.
+func (m *RAB) makeJobs() {
+	// what each member's robot looks like now
+	m.jobs.gather = func(c int) {
+		for k := c * rabChunk; k < min((c+1)*rabChunk, len(m.members)); k++ {
+			mb := m.members[k]
+			b := mb.Robot.B()
+			m.alive[k] = !b.Removed
+			m.pos[k] = ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z + mb.height}
+			m.rng[k], m.size[k], m.body[k] = mb.Range, int32(len(mb.Payload)), int32(mb.Robot.Body)
+		}
+	}
+	// the pairs each live member of chunk c forms with the others
+	m.jobs.pairs = func(c int) {
+		sc := &m.scratch[c]
+		sc.pairs = sc.pairs[:0]
+		for _, k := range m.live[c*rabChunk : min((c+1)*rabChunk, len(m.live))] {
+			copy(m.payload[m.offset[k]:m.offset[k+1]], m.members[k].Payload)
+			m.pairAt[k] = [2]int32{int32(c), int32(len(sc.pairs))}
+			m.pair(m.members[k], sc)
+			m.pairEnd[k] = int32(len(sc.pairs))
+		}
+	}
+}
+
 // Update works out who hears whom, in three stages: index the members
 // (serial, linear); for each member, find the members of higher index it
 // talks with and check the line of sight once per pair (parallel over
@@ -201,15 +228,10 @@ func (m *RAB) Update(run physics.Runner) {
 	m.pos, m.alive = resize(m.pos, nm), resize(m.alive, nm)
 	m.rng, m.size, m.body = resize(m.rng, nm), resize(m.size, nm), resize(m.body, nm)
 	m.offset = resize(m.offset, nm+1)
-	run.Run((nm+rabChunk-1)/rabChunk, func(c int) {
-		for k := c * rabChunk; k < min((c+1)*rabChunk, nm); k++ {
-			mb := m.members[k]
-			b := mb.Robot.B()
-			m.alive[k] = !b.Removed
-			m.pos[k] = ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z + mb.height}
-			m.rng[k], m.size[k], m.body[k] = mb.Range, int32(len(mb.Payload)), int32(mb.Robot.Body)
-		}
-	})
+	if m.jobs.gather == nil {
+		m.makeJobs()
+	}
+	run.Run((nm+rabChunk-1)/rabChunk, m.jobs.gather)
 	m.live, m.xy = m.live[:0], m.xy[:0]
 	m.maxRange = 0
 	m.zlo, m.zhi = math.Inf(1), math.Inf(-1)
@@ -249,16 +271,7 @@ func (m *RAB) Update(run physics.Runner) {
 	m.pairEnd = resize(m.pairEnd, nm)
 	clear(m.pairAt)
 	clear(m.pairEnd)
-	run.Run(chunks, func(c int) {
-		sc := &m.scratch[c]
-		sc.pairs = sc.pairs[:0]
-		for _, k := range m.live[c*rabChunk : min((c+1)*rabChunk, n)] {
-			copy(m.payload[m.offset[k]:m.offset[k+1]], m.members[k].Payload)
-			m.pairAt[k] = [2]int32{int32(c), int32(len(sc.pairs))}
-			m.pair(m.members[k], sc)
-			m.pairEnd[k] = int32(len(sc.pairs))
-		}
-	})
+	run.Run(chunks, m.jobs.pairs)
 	// count, then fill, the senders each member heard
 	m.heardAt = resize(m.heardAt, nm+1)
 	clear(m.heardAt)
