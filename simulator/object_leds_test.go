@@ -118,3 +118,20 @@ func TestObjectLEDsNeedTheirMedium(t *testing.T) {
     </cylinder>`, `<media><range_and_bearing id="rab"/></media>`))
 	contains(t, err, `medium="rab"`, "not the kind")
 }
+
+// An LED medium in an arena without robots (LEDs on objects only) works:
+// it used to index past its empty table of robot LEDs.
+func TestLEDMediumWithoutRobots(t *testing.T) {
+	sim := build(t, experiment("1", "", `
+    <box id="b" size="0.2,0.2,0.2" movable="false"><body position="0.5,0,0"/>
+      <leds medium="leds"><led offset="0,0,0.2" anchor="origin" color="red"/></leds></box>`,
+		`<media><led id="leds"/></media>`), simulator.Options{})
+	for sim.Tick() < 5 {
+		if err := sim.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sim.NumRobots() != 0 || len(sim.World().ObjectLEDs) != 1 {
+		t.Fatalf("%d robots, %d objects with LEDs", sim.NumRobots(), len(sim.World().ObjectLEDs))
+	}
+}

@@ -57,7 +57,7 @@ const ledChunk = 256
 func (m *LED) Update(run physics.Runner) {
 	w := m.world
 	robots := w.Robots
-	if len(robots) != m.nRobo {
+	if len(robots) != m.nRobo || len(m.base) != len(robots)+1 {
 		m.base = m.base[:0]
 		k := 0
 		for _, r := range robots {
