@@ -179,3 +179,46 @@ func TestFloorAndSpots(t *testing.T) {
 		t.Errorf("red spot drawn %v", c)
 	}
 }
+
+// LEDs on boxes and cylinders are drawn where they are, in their colour;
+// a black (off) LED is not drawn.
+func TestObjectLEDsAreDrawn(t *testing.T) {
+	xml := `<?xml version="1.0"?>
+<argos-configuration>
+  <framework><experiment length="1" ticks_per_second="10" random_seed="1"/></framework>
+  <controllers/>
+  <arena size="4,4,1" center="0,0,0.5">
+    <box id="lit" size="0.4,0.4,0.2" movable="false">
+      <body position="-1,0,0" orientation="90,0,0"/>
+      <leds medium="leds"><led offset="0.1,0,0.2" anchor="origin" color="red"/></leds>
+    </box>
+    <cylinder id="off" radius="0.2" height="0.2" movable="false">
+      <body position="1,0,0"/>
+      <leds medium="leds"><led offset="0,0,0.2" anchor="origin" color="black"/></leds>
+    </cylinder>
+  </arena>
+  <physics_engines><dynamics2d id="d"/></physics_engines>
+  <media><led id="leds"/></media>
+</argos-configuration>`
+	exp, err := config.Parse("leds.argos", []byte(xml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := simulator.New(exp, simulator.Options{Headless: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	img := frames.NewRenderer(sim, 2000).Render(nil) // 500 px/m: an LED is 15 px wide
+	at := func(x, y float64) color.RGBA { return img.RGBAAt(int((x+2)*500), int((2-y)*500)) }
+	// the box is turned by 90 degrees: its LED, 0.1 m ahead, is at (-1, 0.1)
+	if c := at(-1, 0.1); c.R < 200 || c.G > 80 || c.B > 80 {
+		t.Errorf("the box's LED at (-1, 0.1) is drawn %v, want red", c)
+	}
+	if c := at(-0.9, 0); c.R > 200 && c.G < 80 {
+		t.Errorf("a red pixel at (-0.9, 0), where the unturned LED would be: %v", c)
+	}
+	if c, body := at(1, 0), at(1.1, 0); c != body {
+		t.Errorf("the black LED on the cylinder is drawn: %v at the LED, %v on the body", c, body)
+	}
+}

@@ -8,8 +8,8 @@
 //	</visualization>
 //
 // A frame shows the floor colours, walls, boxes and cylinders (static ones
-// grey, movable ones brown), robots with their heading and LED colours,
-// lights, laser spots, and the tick and simulated time.
+// grey, movable ones brown) with their LEDs, robots with their heading and
+// LED colours, lights, laser spots, and the tick and simulated time.
 package frames
 
 import (
@@ -109,6 +109,18 @@ func (r *Renderer) Render(img *image.RGBA) *image.RGBA {
 			case pass == 2 && rb != nil:
 				r.robot(img, b, rb)
 			}
+		}
+	}
+	for _, o := range w.ObjectLEDs { // LEDs on boxes and cylinders
+		b := &sp.Bodies[o.Body]
+		if b.Removed {
+			continue
+		}
+		for k, l := range o.LEDs {
+			if l.Color == ci.Black || l.Color.A == 0 {
+				continue
+			}
+			r.disc(img, o.Position(b, k).XY(), math.Max(0.015, 1.5/r.scale), rgba(l.Color, 255), &outlineColor)
 		}
 	}
 	for _, s := range w.Spots {
