@@ -367,6 +367,30 @@ func (v *Viewer) buildFrame(sim *simulator.Simulator) []byte {
 		}
 		b = strconv.AppendInt(b, int64(s.Color.R)<<16|int64(s.Color.G)<<8|int64(s.Color.B), 10)
 	}
+	// the lit LEDs of boxes and cylinders: x, y, z, colour each
+	b = append(b, `],"o":[`...)
+	first := true
+	for _, o := range sim.World().ObjectLEDs {
+		bd := &sp.Bodies[o.Body]
+		if bd.Removed {
+			continue
+		}
+		for k, l := range o.LEDs {
+			if l.Color == ci.Black || l.Color.A == 0 {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			p := o.Position(bd, k)
+			for _, f := range [...]float64{p.X, p.Y, p.Z} {
+				b = appendFloat(b, f, 4)
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(l.Color.R)<<16|int64(l.Color.G)<<8|int64(l.Color.B), 10)
+		}
+	}
 	b = append(b, "]}"...)
 	ls.buf = b
 	return append([]byte(nil), b...)

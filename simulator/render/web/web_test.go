@@ -368,3 +368,65 @@ func TestWatchOnly(t *testing.T) {
 	})
 	b.wait("frame", func(m map[string]any) bool { return isFrame(m) && m["driven"] == false && m["tick"].(float64) >= 1 })
 }
+
+// Frames carry the lit LEDs of boxes and cylinders, where they sit on the
+// turned object; an off (black) LED is left out.
+func TestObjectLEDsInFrames(t *testing.T) {
+	exp, err := config.Parse("leds.argos", []byte(`<?xml version="1.0"?>
+<argos-configuration>
+  <framework><experiment length="0" ticks_per_second="10" random_seed="1"/></framework>
+  <controllers/>
+  <arena size="4,4,1" center="0,0,0.5">
+    <box id="lit" size="0.4,0.4,0.2" movable="false">
+      <body position="-1,0,0" orientation="90,0,0"/>
+      <leds medium="leds"><led offset="0.1,0,0.2" anchor="origin" color="red"/></leds>
+    </box>
+    <cylinder id="off" radius="0.2" height="0.2" movable="false">
+      <body position="1,0,0"/>
+      <leds medium="leds"><led offset="0,0,0.2" anchor="origin" color="black"/></leds>
+    </cylinder>
+  </arena>
+  <physics_engines><dynamics2d id="d"/></physics_engines>
+  <media><led id="leds"/></media>
+  <visualization><web port="0"/></visualization>
+</argos-configuration>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, v := start(t, exp)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(v.URL(), "http")+"ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(1 << 24)
+	for {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			T string    `json:"t"`
+			O []float64 `json:"o"`
+		}
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.T != "frame" {
+			continue
+		}
+		// the box is turned by 90 degrees: its LED, 0.1 m ahead, is at (-1, 0.1)
+		want := []float64{-1, 0.1, 0.2, 0xff0000}
+		if len(m.O) != len(want) {
+			t.Fatalf("object LEDs %v, want %v", m.O, want)
+		}
+		for i := range want {
+			if math.Abs(m.O[i]-want[i]) > 1e-3 {
+				t.Fatalf("object LEDs %v, want %v", m.O, want)
+			}
+		}
+		return
+	}
+}

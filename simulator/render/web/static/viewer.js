@@ -284,6 +284,16 @@
       }
     }
     drawOverlay2(k2);
+    const ol = S.frame.o || []; // LEDs on boxes and cylinders
+    for (let i = 0; i + 3 < ol.length; i += 4) {
+      ctx.fillStyle = hex(ol[i + 3]);
+      ctx.strokeStyle = "#22252a";
+      ctx.lineWidth = 1 / k2;
+      ctx.beginPath();
+      ctx.arc(ol[i], ol[i + 1], Math.max(0.015, 3 / k2), 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.stroke();
+    }
     for (let i = 0; i + 4 < S.frame.s.length; i += 5) {
       const s = S.frame.s;
       ctx.fillStyle = hex(s[i + 4]);
@@ -629,6 +639,8 @@
       if (S.selectedObject === k && b.robot < 0) add(m, ps[0], ps[1], ps[2], ps[3], sx * 1.08 + 0.01, sy * 1.08 + 0.01, 0.003, [1, 0.83, 0], true);
     }
     for (const l of sc.lights) add("sphere", l.p[0], l.p[1], l.p[2], 0, 0.04, 0.04, 0.04, css(l.color), true);
+    const ol = S.frame.o || [];
+    for (let i = 0; i + 3 < ol.length; i += 4) add("sphere", ol[i], ol[i + 1], ol[i + 2], 0, 0.015, 0.015, 0.015, rgb(ol[i + 3]), true);
     const sp = S.frame.s;
     for (let i = 0; i + 4 < sp.length; i += 5) add("cyl", sp[i], sp[i + 1], sp[i + 2] + 0.001, 0, sp[i + 3], sp[i + 3], 0.002, rgb(sp[i + 4]), true);
     gl.useProgram(GL.mesh);
