@@ -9,10 +9,9 @@
 // or, for any experiment, argos -c FILE.argos --viz web. The page draws the
 // arena from above and in 3D: robots with their heading and LED colours,
 // walls, boxes and cylinders with their LEDs, lights, floor colours, laser
-// spots, and on
-// request the proximity rays and range-and-bearing links. It plays,
-// pauses, steps, resets and changes the speed of the run; clicking a robot
-// shows its id, pose, sensor readings and actuator values (every device
+// spots, and on request the proximity rays and range-and-bearing links.
+// It plays, pauses, steps, resets and changes the speed of the run;
+// clicking a robot shows its id, pose, sensor readings and actuator values (every device
 // that implements devices.Inspector); dragging a robot or a movable object
 // moves it (Simulator.MoveBody). Several browsers may watch one run.
 //
