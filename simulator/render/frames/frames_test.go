@@ -183,24 +183,7 @@ func TestFloorAndSpots(t *testing.T) {
 // LEDs on boxes and cylinders are drawn where they are, in their colour;
 // a black (off) LED is not drawn.
 func TestObjectLEDsAreDrawn(t *testing.T) {
-	xml := `<?xml version="1.0"?>
-<argos-configuration>
-  <framework><experiment length="1" ticks_per_second="10" random_seed="1"/></framework>
-  <controllers/>
-  <arena size="4,4,1" center="0,0,0.5">
-    <box id="lit" size="0.4,0.4,0.2" movable="false">
-      <body position="-1,0,0" orientation="90,0,0"/>
-      <leds medium="leds"><led offset="0.1,0,0.2" anchor="origin" color="red"/></leds>
-    </box>
-    <cylinder id="off" radius="0.2" height="0.2" movable="false">
-      <body position="1,0,0"/>
-      <leds medium="leds"><led offset="0,0,0.2" anchor="origin" color="black"/></leds>
-    </cylinder>
-  </arena>
-  <physics_engines><dynamics2d id="d"/></physics_engines>
-  <media><led id="leds"/></media>
-</argos-configuration>`
-	exp, err := config.Parse("leds.argos", []byte(xml))
+	exp, err := config.Load(filepath.Join("..", "testdata", "object_leds.argos"))
 	if err != nil {
 		t.Fatal(err)
 	}

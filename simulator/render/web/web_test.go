@@ -372,27 +372,11 @@ func TestWatchOnly(t *testing.T) {
 // Frames carry the lit LEDs of boxes and cylinders, where they sit on the
 // turned object; an off (black) LED is left out.
 func TestObjectLEDsInFrames(t *testing.T) {
-	exp, err := config.Parse("leds.argos", []byte(`<?xml version="1.0"?>
-<argos-configuration>
-  <framework><experiment length="0" ticks_per_second="10" random_seed="1"/></framework>
-  <controllers/>
-  <arena size="4,4,1" center="0,0,0.5">
-    <box id="lit" size="0.4,0.4,0.2" movable="false">
-      <body position="-1,0,0" orientation="90,0,0"/>
-      <leds medium="leds"><led offset="0.1,0,0.2" anchor="origin" color="red"/></leds>
-    </box>
-    <cylinder id="off" radius="0.2" height="0.2" movable="false">
-      <body position="1,0,0"/>
-      <leds medium="leds"><led offset="0,0,0.2" anchor="origin" color="black"/></leds>
-    </cylinder>
-  </arena>
-  <physics_engines><dynamics2d id="d"/></physics_engines>
-  <media><led id="leds"/></media>
-  <visualization><web port="0"/></visualization>
-</argos-configuration>`))
+	exp, err := config.Load(filepath.Join("..", "testdata", "object_leds.argos"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	exp.Visualizations = []*config.Node{{Name: "web", Attrs: []config.Attr{{Name: "port", Value: "0"}}}}
 	_, v := start(t, exp)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
