@@ -37,22 +37,6 @@ var _ ci.DifferentialSteeringSensor = (*Encoders)(nil)
 // Reading returns the speeds and distances of the last tick.
 func (e *Encoders) Reading() ci.DifferentialSteeringReading { return e.reading }
 
-// Ring is a proximity ring (epuck_proximity, proximity).
-type Ring struct{ readings []ci.ProximityReading }
-
-var _ ci.Proximity = (*Ring)(nil)
-
-// Readings returns the last readings, in ARGoS's order.
-func (r *Ring) Readings() []ci.ProximityReading { return r.readings }
-
-// LightRing is the ambient light ring (epuck_light, light).
-type LightRing struct{ readings []ci.LightReading }
-
-var _ ci.Light = (*LightRing)(nil)
-
-// Readings returns the last readings, in ARGoS's order.
-func (r *LightRing) Readings() []ci.LightReading { return r.readings }
-
 // GroundSensors are the three ground sensors (epuck_ground, ground).
 type GroundSensors struct{ readings []ci.GroundReading }
 
@@ -103,8 +87,8 @@ type devices struct {
 	wheels *Wheels
 	leds   *LEDs
 	enc    *Encoders
-	prox   *Ring
-	light  *LightRing
+	prox   *realrobot.ProximityRing
+	light  *realrobot.LightRing
 	ground *GroundSensors
 	tof    *ToF
 	imu    *IMU
@@ -122,18 +106,12 @@ func newDevices(b boards.Board, d realrobot.Devices) *devices {
 		switch tag {
 		case ci.TagEPuckProximity, ci.TagProximity:
 			if dv.prox == nil {
-				dv.prox = &Ring{readings: make([]ci.ProximityReading, len(angles))}
-				for i, a := range angles {
-					dv.prox.readings[i].Angle = a
-				}
+				dv.prox = realrobot.NewProximityRing(angles)
 			}
 			dv.sensors[tag] = dv.prox
 		case ci.TagEPuckLight, ci.TagLight:
 			if dv.light == nil {
-				dv.light = &LightRing{readings: make([]ci.LightReading, len(angles))}
-				for i, a := range angles {
-					dv.light.readings[i].Angle = a
-				}
+				dv.light = realrobot.NewLightRing(angles)
 			}
 			dv.sensors[tag] = dv.light
 		case ci.TagDifferentialSteering:
@@ -196,8 +174,8 @@ func (d *devices) setProximity(raw func(i int) float64) {
 		return
 	}
 	cal := d.b.Calibration
-	for i := range d.prox.readings {
-		d.prox.readings[i].Value = cal.Proximity.Value(raw(cal.ProximityOrder[i]))
+	for i := range d.prox.Len() {
+		d.prox.Set(i, cal.Proximity.Value(raw(cal.ProximityOrder[i])))
 	}
 }
 
@@ -206,8 +184,8 @@ func (d *devices) setLight(raw func(i int) float64) {
 		return
 	}
 	cal := d.b.Calibration
-	for i := range d.light.readings {
-		d.light.readings[i].Value = cal.Light.Value(raw(cal.ProximityOrder[i]))
+	for i := range d.light.Len() {
+		d.light.Set(i, cal.Light.Value(raw(cal.ProximityOrder[i])))
 	}
 }
 

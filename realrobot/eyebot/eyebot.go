@@ -97,18 +97,6 @@ func (f *Flight) SetLinearVelocity(v ci.Vector3) {
 // SetRotationalSpeed turns at w (rad/s).
 func (f *Flight) SetRotationalSpeed(w float64) { f.mode = ModeSpeed; f.speed[3] = w }
 
-// Ring is a proximity ring.
-type Ring struct{ readings []ci.ProximityReading }
-
-// Readings returns the last readings.
-func (r *Ring) Readings() []ci.ProximityReading { return r.readings }
-
-// LightRing is a light ring.
-type LightRing struct{ readings []ci.LightReading }
-
-// Readings returns the last readings.
-func (r *LightRing) Readings() []ci.LightReading { return r.readings }
-
 // Altitude reads the height above the floor.
 type Altitude struct{ h float64 }
 
@@ -132,8 +120,8 @@ type Driver struct {
 
 	flight *Flight
 	leds   *LEDs
-	prox   *Ring
-	light  *LightRing
+	prox   *realrobot.ProximityRing
+	light  *realrobot.LightRing
 	alt    *Altitude
 	pos    *Positioning
 
@@ -189,19 +177,13 @@ func New(link *aseba.Link, b boards.Board, d realrobot.Devices) (*Driver, error)
 		switch tag {
 		case ci.TagEyeBotProximity, ci.TagProximity:
 			if x.prox == nil {
-				x.prox = &Ring{readings: make([]ci.ProximityReading, len(angles))}
-				for i, a := range angles {
-					x.prox.readings[i].Angle = a
-				}
+				x.prox = realrobot.NewProximityRing(angles)
 				err = read(RoleProximity)
 			}
 			x.sensors[tag] = x.prox
 		case ci.TagEyeBotLight, ci.TagLight:
 			if x.light == nil {
-				x.light = &LightRing{readings: make([]ci.LightReading, len(angles))}
-				for i, a := range angles {
-					x.light.readings[i].Angle = a
-				}
+				x.light = realrobot.NewLightRing(angles)
 				err = read(RoleLight)
 			}
 			x.sensors[tag] = x.light
@@ -270,12 +252,12 @@ func (x *Driver) Sense() error {
 		case RoleAltitude:
 			x.alt.h = float64(b[0]) * v.Unit
 		case RoleProximity:
-			for k := range x.prox.readings {
-				x.prox.readings[k].Value = math.Max(0, math.Min(1, float64(b[k])*v.Unit))
+			for k := range x.prox.Len() {
+				x.prox.Set(k, math.Max(0, math.Min(1, float64(b[k])*v.Unit)))
 			}
 		case RoleLight:
-			for k := range x.light.readings {
-				x.light.readings[k].Value = math.Max(0, math.Min(1, float64(b[k])*v.Unit))
+			for k := range x.light.Len() {
+				x.light.Set(k, math.Max(0, math.Min(1, float64(b[k])*v.Unit)))
 			}
 		}
 	}

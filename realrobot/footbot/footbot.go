@@ -61,18 +61,6 @@ type Encoders struct {
 // Reading returns the measured speeds and the distances of the last tick.
 func (e *Encoders) Reading() ci.DifferentialSteeringReading { return e.reading }
 
-// Ring is a proximity ring.
-type Ring struct{ readings []ci.ProximityReading }
-
-// Readings returns the last readings.
-func (r *Ring) Readings() []ci.ProximityReading { return r.readings }
-
-// LightRing is a light ring.
-type LightRing struct{ readings []ci.LightReading }
-
-// Readings returns the last readings.
-func (r *LightRing) Readings() []ci.LightReading { return r.readings }
-
 // Ground is a set of ground sensors.
 type Ground struct{ readings []ci.GroundReading }
 
@@ -91,8 +79,6 @@ type LEDs = realrobot.LEDs
 var (
 	_ ci.DifferentialSteeringActuator = (*Wheels)(nil)
 	_ ci.DifferentialSteeringSensor   = (*Encoders)(nil)
-	_ ci.Proximity                    = (*Ring)(nil)
-	_ ci.Light                        = (*LightRing)(nil)
 	_ ci.Ground                       = (*Ground)(nil)
 	_ ci.Battery                      = (*Battery)(nil)
 	_ ci.LEDs                         = (*LEDs)(nil)
@@ -121,8 +107,8 @@ type Driver struct {
 	wheels *Wheels
 	leds   *LEDs
 	enc    *Encoders
-	prox   *Ring
-	light  *LightRing
+	prox   *realrobot.ProximityRing
+	light  *realrobot.LightRing
 	base   *Ground
 	motor  *Ground
 	batt   *Battery
@@ -182,19 +168,13 @@ func New(link *aseba.Link, b boards.Board, d realrobot.Devices, log logrus.Field
 		switch tag {
 		case ci.TagFootBotProximity, ci.TagProximity:
 			if x.prox == nil {
-				x.prox = &Ring{readings: make([]ci.ProximityReading, len(angles))}
-				for i, a := range angles {
-					x.prox.readings[i].Angle = a
-				}
+				x.prox = realrobot.NewProximityRing(angles)
 				err = read(RoleProximity)
 			}
 			x.sensors[tag] = x.prox
 		case ci.TagFootBotLight, ci.TagLight:
 			if x.light == nil {
-				x.light = &LightRing{readings: make([]ci.LightReading, len(angles))}
-				for i, a := range angles {
-					x.light.readings[i].Angle = a
-				}
+				x.light = realrobot.NewLightRing(angles)
 				err = read(RoleLight)
 			}
 			x.sensors[tag] = x.light
@@ -288,12 +268,12 @@ func (x *Driver) Sense() error {
 		b := x.buf[i]
 		switch v.Role {
 		case RoleProximity:
-			for k := range x.prox.readings {
-				x.prox.readings[k].Value = unit01(v, b[k])
+			for k := range x.prox.Len() {
+				x.prox.Set(k, unit01(v, b[k]))
 			}
 		case RoleLight:
-			for k := range x.light.readings {
-				x.light.readings[k].Value = unit01(v, b[k])
+			for k := range x.light.Len() {
+				x.light.Set(k, unit01(v, b[k]))
 			}
 		case RoleBaseGround:
 			for k := range x.base.readings {
