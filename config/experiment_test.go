@@ -155,11 +155,13 @@ func TestLoadTestdata(t *testing.T) {
 	}
 }
 
-// TestLoadBench loads the shared benchmark experiments, when present.
+// TestLoadBench loads the scalability benchmark's experiments
+// (experiments/scalability, see docs/benchmarks.md) and parses their
+// <distribute> elements.
 func TestLoadBench(t *testing.T) {
-	files, _ := filepath.Glob("/work/shared/bench/*.argos")
-	if len(files) == 0 {
-		t.Skip("no /work/shared/bench/*.argos on this machine")
+	files, err := filepath.Glob(filepath.Join("..", "experiments", "scalability", "*.argos"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no ../experiments/scalability/*.argos: %v", err)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) { loadAndDistribute(t, f) })
