@@ -53,7 +53,7 @@ func TestLookupError(t *testing.T) {
 
 func TestFacts(t *testing.T) {
 	e, _ := boards.Lookup("epuck")
-	// ROBOTS.md: 1000 steps per revolution, wheel radius 2.05 cm.
+	// The e-puck: 1000 steps per revolution, wheel radius 2.05 cm.
 	if got := e.Geometry.WheelStepsPerCM(); math.Abs(got-1000/(2*math.Pi*2.05)) > 1e-9 {
 		t.Errorf("steps per cm %v", got)
 	}

@@ -25,7 +25,7 @@
 // # Aseba mapping of the foot-bot and the eye-bot
 //
 // No public register map of the marXbot's (foot-bot's) and eye-bot's
-// dsPIC modules exists, so the project defines one (ROBOTS.md). Each
+// dsPIC modules exists, so the project defines one (docs/robots.md). Each
 // device reads or writes Aseba variables of one node; a variable is
 // named as in the node's description and addressed by its index in the
 // node's variable memory (Address), Size 16-bit words long. Raw values are

@@ -72,7 +72,7 @@ func FootBot() Board {
 }
 
 // EyeBot is the eye-bot quadrotor. Its compute board is not confirmed
-// (ROBOTS.md); it is assumed to be the foot-bot's.
+// (docs/robots.md); it is assumed to be the foot-bot's.
 func EyeBot() Board {
 	return Board{
 		Name:        "eyebot",

@@ -46,7 +46,7 @@ type ProximityReading struct {
 
 // Proximity is a ring of proximity sensors (tags "footbot_proximity",
 // "epuck_proximity", "proximity"). Readings returns every sensor of the
-// ring, in the order of the robot model (ROBOTS.md); the slice belongs to
+// ring, in the order of the robot model (docs/robots.md); the slice belongs to
 // the device and is overwritten at the next tick.
 type Proximity interface {
 	Readings() []ProximityReading

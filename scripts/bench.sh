@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the scalability benchmark of BENCHMARKS.md with the given argos
+# Runs the scalability benchmark (docs/benchmarks.md) with the given argos
 # binary and prints the BENCH lines (plus set-up time) of each run.
 #   scripts/bench.sh build/argos            # the default matrix
 #   RUNS=3 MATRIX="10000_e1:2" scripts/bench.sh build/argos

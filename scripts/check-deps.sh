@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the dependency rule of ARCHITECTURE.md:
+# Checks the dependency rule (docs/architecture.md):
 #   ci imports nothing of the project;
 #   controllers and behaviortk depend only on ci (and the standard library);
 #   the robot binary (cmd/robot, when present) links no simulator, emulator or cp.

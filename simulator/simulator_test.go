@@ -12,7 +12,7 @@ import (
 	"github.com/argosgo/argos/simulator"
 )
 
-// ROBOTS.md: a foot-bot at (-0.5, 0) driven at (10, 10) cm/s with 10
+// A regression fact: a foot-bot at (-0.5, 0) driven at (10, 10) cm/s with 10
 // ticks/s is within 0.01 m of (0.5, 0) at tick 100.
 func TestFootBotDrivesOneMetreIn100Ticks(t *testing.T) {
 	sim := build(t, experiment("0", constantController, `

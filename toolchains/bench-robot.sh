@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# BENCHMARKS.md section 3 (robot runtime), against emulated hardware:
-# sense-to-act time per tick without bus time, tick jitter at 10 Hz,
-# start-up time, and the size of the robot binaries. Runs the e-puck
-# binary natively and under qemu (GOARM=7, Cortex-A8) on an emulated
-# e-puck (pty), and the foot-bot binary under qemu (GOARM=6, ARM1136) on
-# an emulated Aseba network; prints one ROBOT-BENCH line per run.
+# The robot runtime benchmark (docs/benchmarks.md, section 3), against
+# emulated hardware: sense-to-act time per tick without bus time, tick
+# jitter at 10 Hz, start-up time, and the size of the robot binaries.
+# Runs the e-puck binary natively and under qemu (GOARM=7, Cortex-A8) on
+# an emulated e-puck (pty), and the foot-bot binary under qemu (GOARM=6,
+# ARM1136) on an emulated Aseba network; prints one ROBOT-BENCH line per
+# run.
 #   toolchains/bench-robot.sh            (make bench-robot)
 #   TICKS=600 toolchains/bench-robot.sh  (default 300 ticks = 30 s per run)
 set -euo pipefail

@@ -68,7 +68,7 @@ func NewFootBotProximity() *Proximity {
 }
 
 // ePuckProximityDegrees are the e-puck's sensor angles, counter-clockwise
-// from the front, in the order of ARGoS 3's e-puck model (ROBOTS.md).
+// from the front, in the order of ARGoS 3's e-puck model (docs/robots.md).
 var ePuckProximityDegrees = [8]float64{17, 50, 90, 150, 210, 270, 310, 343}
 
 // NewEPuckProximity returns the e-puck's ring as ARGoS 3 models it: 8

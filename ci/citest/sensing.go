@@ -31,7 +31,7 @@ func NewLight(angles ...float64) *Light {
 }
 
 // NewFootBotLight returns the foot-bot's ring of 24 light sensors, at the
-// angles of its proximity ring (ROBOTS.md): sensor i at pi/24 + i*pi/12,
+// angles of its proximity ring (docs/robots.md): sensor i at pi/24 + i*pi/12,
 // normalized to (-pi, pi].
 func NewFootBotLight() *Light {
 	angles := make([]float64, 24)

@@ -281,7 +281,7 @@ func (f *Firmware) led(n int, state byte) {
 	}
 }
 
-// ascii runs one ASCII command (the main ones of ROBOTS.md).
+// ascii runs one ASCII command (the main ones; docs/robots.md lists them).
 func (f *Firmware) ascii(line string) string {
 	fields := strings.Split(strings.TrimSpace(line), ",")
 	cmd := strings.ToUpper(fields[0])

@@ -1,5 +1,5 @@
 // Package aseba is the Aseba message protocol of the foot-bot's and
-// eye-bot's microcontroller nodes (ROBOTS.md; Aseba's msg/msg.h): the
+// eye-bot's microcontroller nodes (docs/robots.md; Aseba's msg/msg.h): the
 // message codec, shared with the emulated network of emulator/aseba, and
 // [Link], a connection to an Aseba network (TCP to an Aseba switch, or a
 // serial port) that reads and writes node variables.

@@ -164,7 +164,7 @@ func clampInt16(v float64) int16 {
 
 // DecodeGround decodes the 6 bytes of the ground module: three big-endian
 // values, left, centre, right (the byte order of the module's PIC
-// firmware; ROBOTS.md does not give it).
+// firmware).
 func DecodeGround(b []byte) ([GroundCount]uint16, error) {
 	var g [GroundCount]uint16
 	if len(b) != 2*GroundCount {

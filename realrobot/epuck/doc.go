@@ -5,8 +5,8 @@
 // SMBus register map of the other firmware variant, with the
 // time-of-flight sensor (VL53L0X), the IMU (MPU-9250) and the
 // ground-sensor module on the same bus. The byte-level protocols are
-// those of ROBOTS.md, after GCtronic's asercom and e-puck2 firmware and
-// the Pi-puck documentation (https://www.gctronic.com/doc/index.php?title=Pi-puck).
+// described in docs/robots.md, after GCtronic's asercom and e-puck2
+// firmware and the Pi-puck documentation (https://www.gctronic.com/doc/index.php?title=Pi-puck).
 //
 // The codecs ([SerComSensors], [ParseChain], [Actuators], [Sensors] and
 // the chip register constants) are exported because the emulated firmware

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// The e-puck2's I²C frames (ROBOTS.md): one transaction at Addr writes an
+// The e-puck2's I²C frames (docs/robots.md): one transaction at Addr writes an
 // actuator frame and, after a repeated start, reads a sensor frame. The
 // last byte of each frame is the XOR of the others.
 const (

@@ -7,7 +7,7 @@ import (
 )
 
 // Binary sercom commands: the negated ASCII letter of the command
-// (ROBOTS.md, GCtronic's asercom). A chain of commands ends with 0x00;
+// (docs/robots.md, GCtronic's asercom). A chain of commands ends with 0x00;
 // the firmware answers the queries of a chain, concatenated in order,
 // after the 0x00.
 const (

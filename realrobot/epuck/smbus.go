@@ -6,7 +6,7 @@ import (
 )
 
 // The register map of the e-puck2 firmware variant that answers at 0x1F
-// with SMBus words (ROBOTS.md): 16-bit registers, little-endian as SMBus
+// with SMBus words (docs/robots.md): 16-bit registers, little-endian as SMBus
 // word transfers are. A word is read by writing its register number and
 // reading 2 bytes, and written by writing the register number and the
 // word. The driver reads and writes one register per transaction (the

@@ -9,7 +9,7 @@
 // position.target, 2 follows speed.target. Act writes the mode of the
 // last kind of set-point the controller gave and that set-point; Stop
 // writes mode 0 and a zero speed (hover), and reads the mode back. (The
-// eye-bot's compute board is not confirmed: ROBOTS.md.)
+// eye-bot's compute board is not confirmed; see docs/robots.md.)
 //
 // Importing the package registers the driver in realrobot.Protocols under
 // "aseba/eye-bot".

@@ -399,7 +399,7 @@ func TestProximityConcurrent(t *testing.T) {
 
 // BenchmarkProximityUpdate updates the 8 sensors of e-pucks among
 // 10,000 bodies: the scalability benchmark's 40 m arena with walls and
-// e-pucks at random positions (BENCHMARKS.md).
+// e-pucks at random positions (docs/benchmarks.md).
 func BenchmarkProximityUpdate(b *testing.B) {
 	s := newArena(41)
 	for _, w := range [][4]float64{

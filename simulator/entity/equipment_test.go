@@ -10,7 +10,7 @@ import (
 	"github.com/argosgo/argos/simulator/space"
 )
 
-// The equipment of the models is where ROBOTS.md and ARGoS 3 put it.
+// The equipment of the models is where ARGoS 3 puts it (docs/robots.md).
 func TestEquipmentGeometry(t *testing.T) {
 	fb, ep := entity.FootBot, entity.EPuck
 	if len(fb.LEDMounts) != fb.LEDs || len(ep.LEDMounts) != ep.LEDs {

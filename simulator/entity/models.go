@@ -7,7 +7,7 @@ import (
 )
 
 // RobotModel is the geometry and device layout of a robot type, with the
-// values of ARGoS 3's models (ROBOTS.md).
+// values of ARGoS 3's models (docs/robots.md).
 type RobotModel struct {
 	// Type is the .argos tag ("foot-bot", "e-puck").
 	Type string

@@ -110,7 +110,7 @@ func TestProximityAngles(t *testing.T) {
 			}
 		})
 	}
-	// Spot checks against the formula of ROBOTS.md.
+	// Spot checks against ARGoS's formula: sensor i at pi/24 + i*pi/12.
 	if a := entity.FootBot.Proximity.Angles[0]; a != math.Pi/24 {
 		t.Errorf("foot-bot sensor 0 at %v, want pi/24", a)
 	}

@@ -12,7 +12,7 @@ import (
 
 func init() {
 	simulator.LoopFunctionsTypes.MustRegister("bench_loop_functions",
-		"Measures the scalability benchmark (BENCHMARKS.md): right before the first tick it records every e-puck's position, "+
+		"Measures the scalability benchmark (docs/benchmarks.md): right before the first tick it records every e-puck's position, "+
 			"the wall clock and the process CPU time; after the experiment it prints one BENCH line to stderr and appends it "+
 			"to the file of attribute output (optional).",
 		func() simulator.LoopFunctions { return NewBench() })

@@ -27,7 +27,7 @@ func repoFile(parts ...string) string {
 var benchLine = regexp.MustCompile(`^BENCH robots=(\d+) steps=(\d+) loop_wall_s=([\d.]+) loop_cpu_s=([\d.]+) robot_steps_per_s=(\d+) rtf=([\d.]+) mean_disp_m=([\d.]+)$`)
 
 // The scalability files load unmodified and print the BENCH line of
-// BENCHMARKS.md (here cut to 20 ticks to keep the test short).
+// docs/benchmarks.md (here cut to 20 ticks to keep the test short).
 func TestScalabilityFilesPrintBenchLine(t *testing.T) {
 	for _, f := range []string{"scalability_1000_e1.argos", "scalability_10000_e1.argos", "scalability_10000_e4.argos"} {
 		t.Run(f, func(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/argosgo/argos/simulator/space"
 )
 
-// benchArena is the scalability benchmark's world (BENCHMARKS.md): a
+// benchArena is the scalability benchmark's world (docs/benchmarks.md): a
 // 41 m arena closed by 20 m walls and split into rooms by 9 m walls, with
 // n e-pucks at uniformly random poses that overlap nothing.
 func benchArena(tb testing.TB, n int) *space.Space {

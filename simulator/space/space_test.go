@@ -13,7 +13,7 @@ import (
 
 func v2(x, y float64) ci.Vector2 { return ci.Vector2{X: x, Y: y} }
 
-// Sizes of ARGoS's robots (ROBOTS.md).
+// Sizes of ARGoS's robots (docs/robots.md).
 const (
 	epuckR, epuckH     = 0.035, 0.086
 	footbotR, footbotH = 0.085036758, 0.146899733

@@ -10,7 +10,7 @@ import (
 	"github.com/argosgo/argos/simulator/space"
 )
 
-// TestFootBotRegression is ROBOTS.md's regression fact at engine level: a
+// TestFootBotRegression is the foot-bot regression fact at engine level: a
 // foot-bot at (-0.5, 0) with wheels at (10, 10) cm/s and 10 ticks/s is
 // within 0.01 m of (0.5, 0) at tick 100.
 func TestFootBotRegression(t *testing.T) {

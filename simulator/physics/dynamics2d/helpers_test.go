@@ -53,7 +53,7 @@ func newEngine(tb testing.TB, sp *space.Space, engine string) *dynamics2d.Engine
 	return e.(*dynamics2d.Engine)
 }
 
-// Foot-bot and e-puck as simulator/entity builds them (ROBOTS.md).
+// Foot-bot and e-puck as simulator/entity builds them (docs/robots.md).
 var (
 	footBot = space.Body{
 		Type: "foot-bot", Shape: space.Disc, Radius: 0.085036758, Height: 0.146899733,

@@ -98,9 +98,10 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// benchSwarm is the BENCHMARKS.md arena without controllers: 10,000
-// e-pucks uniformly placed in a 40 m square with walls, driving straight
-// at 5 cm/s. One op is one tick: Step, Commit and the space's Reindex.
+// benchSwarm is the scalability benchmark's arena (docs/benchmarks.md)
+// without controllers: 10,000 e-pucks uniformly placed in a 40 m square
+// with walls, driving straight at 5 cm/s. One op is one tick: Step,
+// Commit and the space's Reindex.
 // Robots that drive straight pile up against the walls and each other,
 // which makes later ticks dearer; so that ns/op does not depend on b.N,
 // the engine is Reset (untimed) every 100 ticks.

@@ -21,7 +21,7 @@ import (
 // physics.Env{TickLength: TickLength}.
 const TickLength = 0.1
 
-// Robot-like disc of the checks: an e-puck (ROBOTS.md).
+// Robot-like disc of the checks: an e-puck (docs/robots.md).
 const (
 	robotRadius = 0.035
 	robotHeight = 0.086
