@@ -32,7 +32,7 @@ func TestRegistryRefuses(t *testing.T) {
 		name      string
 		fragments []string
 	}{
-		{"a", []string{"ci: ", "widget", `"a"`, "already registered"}},
+		{"a", []string{"ci: ", "widget", `"a"`, "registered twice"}},
 		{"", []string{"ci: ", "widget", "empty name"}},
 	} {
 		err := r.Register(tc.name, "second", 2)
@@ -55,19 +55,51 @@ func TestRegistryRefuses(t *testing.T) {
 	}
 }
 
-func TestRegistryMustRegisterPanicsOnDuplicate(t *testing.T) {
+func TestRegistryMustRegisterKeepsClashes(t *testing.T) {
 	r := NewRegistry[string]("controller")
-	r.MustRegister("x", "", "v")
-	defer func() {
-		p := recover()
-		if p == nil {
-			t.Fatal("MustRegister of a duplicate did not panic")
+	r.mustRegister("x", "", "v", "example.com/mine/controllers/x")
+	r.mustRegister("y", "", "y", "example.com/mine/controllers/x")
+	if err := r.Err(); err != nil {
+		t.Fatalf("Err() = %v before any clash", err)
+	}
+	r.mustRegister("x", "", "w", "github.com/argosgo/argos/controllers/x")
+	for _, err := range []error{r.Err(), func() error { _, err := r.Lookup("x"); return err }()} {
+		if err == nil {
+			t.Fatal("a clash between two packages is not reported")
 		}
-		if err, ok := p.(error); !ok || !strings.Contains(err.Error(), "already registered") {
-			t.Errorf("panic value %v, want the duplicate error", p)
+		for _, f := range []string{`controller "x"`, "example.com/mine/controllers/x", "github.com/argosgo/argos/controllers/x", "import only one"} {
+			if !strings.Contains(err.Error(), f) {
+				t.Errorf("clash error %q does not mention %q", err, f)
+			}
+		}
+	}
+	if v, err := r.Lookup("y"); err != nil || v != "y" {
+		t.Errorf("Lookup(y) = %q, %v: a clash on x must not hide y", v, err)
+	}
+	r.mustRegister("z", "", "z", "p")
+	r.mustRegister("z", "", "z", "p")
+	if err := r.Err(); err == nil || !strings.Contains(err.Error(), `"z" is registered twice by package p`) {
+		t.Errorf("a package registering twice: %v", err)
+	}
+	defer func() {
+		if p := recover(); p == nil {
+			t.Error("MustRegister of an empty name did not panic")
 		}
 	}()
-	r.MustRegister("x", "", "w")
+	r.MustRegister("", "", "v")
+}
+
+func TestFuncPackage(t *testing.T) {
+	for fn, want := range map[string]string{
+		"example.com/mine/controllers/wander.init.0":                "example.com/mine/controllers/wander",
+		"github.com/argosgo/argos/ci.(*Registry[...]).MustRegister": "github.com/argosgo/argos/ci",
+		"main.init.0.func1": "main",
+		"a.b/c.d/e.f":       "a.b/c.d/e",
+	} {
+		if got := funcPackage(fn); got != want {
+			t.Errorf("funcPackage(%q) = %q, want %q", fn, got, want)
+		}
+	}
 }
 
 func TestRegistryLookupUnknown(t *testing.T) {
