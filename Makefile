@@ -28,7 +28,7 @@ lint:
 	  if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# The dependency rule of ARCHITECTURE.md.
+# The dependency rule of docs/architecture.md.
 deps-check:
 	@scripts/check-deps.sh
 
@@ -37,7 +37,7 @@ fuzz:
 	$(GO) test -run=XXX -fuzz=FuzzNew -fuzztime=$(FUZZTIME) ./simulator/
 	$(MAKE) fuzz-robot FUZZTIME=$(FUZZTIME)
 
-# The scalability matrix of BENCHMARKS.md: prints the BENCH lines.
+# The scalability benchmark of docs/benchmarks.md: prints the BENCH lines.
 bench: build
 	scripts/bench.sh $(ARGOS)
 

@@ -1,4 +1,4 @@
-package main
+package argoscli
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/argosgo/argos/ci"
 )
 
 // benchConfig is one cell of the scalability matrix.
@@ -21,7 +23,7 @@ type benchConfig struct {
 	robots, threads, engines int
 	engine                   string
 	// scale multiplies every length of the arena; 1 is the 40 m arena of
-	// BENCHMARKS.md.
+	// docs/benchmarks.md.
 	scale float64
 }
 
@@ -35,7 +37,7 @@ type benchResult struct {
 }
 
 // runBench implements `argos bench`: it runs the scalability experiment of
-// BENCHMARKS.md for every combination asked, several times each, each run
+// docs/benchmarks.md for every combination asked, several times each, each run
 // in a fresh process, and prints a table of medians.
 func runBench(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("argos bench", flag.ContinueOnError)
@@ -93,6 +95,12 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	// The benchmark runs ARGoS's e-puck diffusion controller: this binary
+	// must link it.
+	if _, err := ci.Controllers.Lookup(benchController); err != nil {
+		fmt.Fprintf(stderr, "argos bench: this argos does not link %s; import github.com/argosgo/argos/controllers/examples (or controllers/diffusion) in its main\n", benchController)
+		return 1
+	}
 	self, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(stderr, "argos bench: cannot find my own binary: %v\n", err)
@@ -137,6 +145,9 @@ var (
 	benchRe = regexp.MustCompile(`BENCH robots=\d+ steps=\d+ loop_wall_s=([\d.]+) loop_cpu_s=([\d.]+) robot_steps_per_s=([\d.]+) rtf=([\d.]+)`)
 	setupRe = regexp.MustCompile(`set-up took ([\d.]+) s`)
 )
+
+// benchController is the controller of the benchmark's robots.
+const benchController = "epuck_diffusion_controller"
 
 func benchOnce(self, file, dir string) (benchResult, error) {
 	cmd := exec.Command(self, "-z", "-c", file)
@@ -203,8 +214,8 @@ func ints(s string) ([]int, error) {
 	return out, nil
 }
 
-// benchExperiment writes the scalability experiment of BENCHMARKS.md (the
-// layout of ../shared/bench/scalability_*.argos: a walled 40 m square cut
+// benchExperiment writes the scalability experiment of docs/benchmarks.md
+// (the layout of experiments/scalability/*.argos: a walled 40 m square cut
 // into rooms by inner walls with gaps) with every length multiplied by
 // c.scale.
 func benchExperiment(c benchConfig, seconds float64) string {

@@ -1,33 +1,38 @@
-// Command argos runs ARGoS experiments: argos -c FILE.argos.
+// Package argoscli is the argos command as a library: everything the
+// command does (running an experiment with its flags, -q, --out, --viz
+// web, frames and video, plot, bench, new, emulate and the robot
+// toolchain) is reached through [Main] or [Run], so that a project's own
+// cmd/argos/main.go is a few lines:
 //
-// argos bench runs the scalability matrix of BENCHMARKS.md (argos bench
-// -h for its flags).
+//	package main
 //
-// Flags follow ARGoS 3 where they make sense:
+//	import (
+//		"github.com/argosgo/argos/argoscli"
 //
-//	-c, --config-file FILE   the experiment to run
-//	-z, --no-visualization   run headless (skip interactive visualizations)
-//	-q, --query NAME|all     describe registered controllers, devices, entities,
-//	                         physics engines, loop functions, visualizations
-//	--seed N                 override <experiment random_seed>
-//	--threads N              override <system threads>
-//	-l, --log-file FILE      write the log to FILE instead of stderr
-//	--log-level LEVEL        debug, info (default), warn, error
+//		_ "example.com/mybots/controllers/wander"     // your controllers
+//		_ "example.com/mybots/loop_functions/counter" // your loop functions
+//		_ "github.com/argosgo/argos/controllers/examples" // ARGoS's examples, if you want them
+//	)
 //
-// Watching and measuring (see README.md):
+//	func main() { argoscli.Main() }
 //
-//	--viz web                a viewer in the browser (--viz-addr 127.0.0.1:8080)
-//	--out DIR                a run folder: experiment as run, command, log, metrics.csv
-//	--parquet                also metrics.parquet in the run folder
-//	--frames DIR             PNG top views every --frames-every ticks
-//	--video FILE.mp4         the frames assembled by ffmpeg
-//	--progress MODE          auto (default), bar, log, off
+// The binary links the physics engines, media, visualizations and
+// devices of the simulator, and only the controllers and loop functions
+// its main imports.
 //
-// argos plot RUN_DIR draws the metrics of a run folder as PNG plots.
+// Usage, with flags following ARGoS 3 where they make sense:
+//
+//	argos -c FILE.argos [-z] [--seed N] [--threads N] [--length S] [--viz web] [--out DIR] ...
+//	argos -q NAME|all          describe registered controllers, devices, entities, ...
+//	argos plot RUN_DIR         draw the metrics of a run folder
+//	argos bench [flags]        the scalability matrix
+//	argos new project|controller|behavior|loop-functions ...
+//	argos emulate -c FILE -robot ID -b BOARD
+//	argos robot build|deploy|check --model MODEL
 //
 // The exit status is 0 on success, 1 on any error (one message on stderr),
 // 130 when interrupted by a signal (partial results are flushed).
-package main
+package argoscli
 
 import (
 	"context"
@@ -43,15 +48,10 @@ import (
 
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator"
+	"github.com/argosgo/argos/simulator/record"
 	"github.com/sirupsen/logrus"
 
-	_ "github.com/argosgo/argos/controllers/diffusion"
-	_ "github.com/argosgo/argos/controllers/eyebot_hover"
-	_ "github.com/argosgo/argos/controllers/flocking"
-	_ "github.com/argosgo/argos/controllers/foraging"
-	_ "github.com/argosgo/argos/controllers/gripping"
-	_ "github.com/argosgo/argos/controllers/prey_retrieval"
-	_ "github.com/argosgo/argos/controllers/synchronization"
+	// The simulator's own plug-ins: every argos binary has them.
 	_ "github.com/argosgo/argos/simulator/loop"
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
 	_ "github.com/argosgo/argos/simulator/physics/kinematics2d"
@@ -61,28 +61,41 @@ import (
 	_ "github.com/argosgo/argos/simulator/render/web"
 )
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+// Main runs the argos command with the process's arguments and exits
+// with its status.
+func Main() {
+	os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// subcommands are the commands after argos: argos bench, argos plot, ...
+var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
+	"bench":   runBench,
+	"new":     runNew,
+	"plot":    runPlot,
+	"emulate": runEmulate,
+	"robot":   runRobot,
 }
 
 // errInterrupted marks a run stopped by a signal.
 var errInterrupted = errors.New("interrupted")
 
-func run(args []string, stdout, stderr io.Writer) (code int) {
+// Run runs the argos command with args (without the program name),
+// writing to stdout and stderr, and returns the exit status.
+func Run(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "argos: internal error: %v\n%s\nThis is a bug in argos; please report it with the experiment file.\n", r, debug.Stack())
 			code = 2
 		}
 	}()
-	if len(args) > 0 && args[0] == "bench" {
-		return runBench(args[1:], stdout, stderr)
+	if err := registryErr(); err != nil {
+		fmt.Fprintf(stderr, "argos: %v\n", err)
+		return 1
 	}
-	if len(args) > 0 && args[0] == "new" {
-		return runNew(args[1:], stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "plot" {
-		return runPlot(args[1:], stdout, stderr)
+	if len(args) > 0 {
+		if sub, ok := subcommands[args[0]]; ok {
+			return sub(args[1:], stdout, stderr)
+		}
 	}
 	fs := flag.NewFlagSet("argos", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -91,6 +104,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		headless                       bool
 		seed                           uint64
 		threads                        int
+		length                         float64
 	)
 	fs.StringVar(&file, "c", "", "experiment `file` (.argos) to run")
 	fs.StringVar(&file, "config-file", "", "same as -c")
@@ -100,13 +114,14 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs.StringVar(&query, "query", "", "same as -q")
 	fs.Uint64Var(&seed, "seed", 0, "random seed (overrides <experiment random_seed>)")
 	fs.IntVar(&threads, "threads", -1, "worker goroutines (overrides <system threads>)")
+	fs.Float64Var(&length, "length", 0, "simulated `seconds` to run, 0 for no limit (overrides <experiment length>)")
 	fs.StringVar(&logFile, "l", "", "write the log to `file`")
 	fs.StringVar(&logFile, "log-file", "", "same as -l")
 	fs.StringVar(&logLevel, "log-level", "info", "log `level`: debug, info, warn, error")
 	outs := &outputs{args: append([]string{"argos"}, args...), stderr: stderr}
 	outs.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: argos -c FILE.argos [-z] [--seed N] [--threads N] [--viz web] [--out DIR] [--frames DIR] [--video FILE.mp4]\n       argos -q NAME|all\n       argos plot RUN_DIR\n       argos bench [flags]\n\n")
+		fmt.Fprintf(stderr, "usage: argos -c FILE.argos [-z] [--seed N] [--threads N] [--length S] [--viz web] [--out DIR] [--frames DIR] [--video FILE.mp4]\n       argos -q NAME|all\n       argos plot RUN_DIR\n       argos bench [flags]\n       argos new project|controller|behavior|loop-functions ...\n       argos emulate -c FILE -robot ID -b BOARD\n       argos robot build|deploy|check --model MODEL\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -161,6 +176,13 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if set["threads"] {
 		opt.Threads = &threads
 	}
+	if set["length"] {
+		if length < 0 {
+			fmt.Fprintf(stderr, "argos: --length %g: give simulated seconds, or 0 for no limit\n", length)
+			return 1
+		}
+		outs.length = &length
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := runExperiment(ctx, file, opt, log, outs); err != nil {
@@ -179,6 +201,9 @@ func runExperiment(ctx context.Context, file string, opt simulator.Options, log 
 	exp, err := config.Load(file)
 	if err != nil {
 		return err
+	}
+	if outs.length != nil {
+		exp.Framework.Length = *outs.length
 	}
 	ro, err := outs.prepare(exp, &opt, log)
 	if err != nil {
@@ -204,7 +229,7 @@ func runExperiment(ctx context.Context, file string, opt simulator.Options, log 
 	if err != nil {
 		return err
 	}
-	if err := outs.attach(ro, sim, file, data, opt.Threads); err != nil {
+	if err := outs.attach(ro, sim, file, data, record.Overrides{Threads: opt.Threads, Length: outs.length}); err != nil {
 		return err
 	}
 	setup := time.Since(start)

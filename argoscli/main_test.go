@@ -1,4 +1,4 @@
-package main
+package argoscli
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // root is the repository root, taken before any test changes directory.
 var root = func() string {
 	wd, _ := os.Getwd()
-	return filepath.Join(wd, "..", "..")
+	return filepath.Join(wd, "..")
 }()
 
 func repo(parts ...string) string { return filepath.Join(append([]string{root}, parts...)...) }
@@ -22,7 +22,7 @@ func repo(parts ...string) string { return filepath.Join(append([]string{root}, 
 func runArgos(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
+	code = Run(args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -194,7 +194,7 @@ func TestInterruptFlushesResults(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "argos")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/argos").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	exp := write(t, "long.argos", goodHead+`<arena size="3,3,1" center="0,0,0.5">
@@ -252,26 +252,57 @@ func TestNewWritesSkeletons(t *testing.T) {
 	if code, _, stderr := runArgos(t, "new", "controller", "wander"); code != 1 || !strings.Contains(stderr, "go.mod") {
 		t.Fatalf("outside the project: exit %d, %q", code, stderr)
 	}
-	os.WriteFile("go.mod", []byte("module github.com/argosgo/argos\n"), 0o644)
-	code, out, stderr := runArgos(t, "new", "controller", "wander", "--robot", "epuck", "--experiment")
+	os.WriteFile("go.mod", []byte("module example.com/lab\n"), 0o644)
+	const mainGo = "package main\n\nimport (\n\t\"github.com/argosgo/argos/argoscli\"\n)\n\nfunc main() { argoscli.Main() }\n"
+	for _, m := range []string{"cmd/argos", "cmd/robot"} {
+		os.MkdirAll(m, 0o755)
+		os.WriteFile(filepath.Join(m, "main.go"), []byte(mainGo), 0o644)
+	}
+	code, out, stderr := runArgos(t, "new", "controller", "wander", "--robot", "epuck,footbot", "--experiment")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, f := range []string{"controllers/wander/wander.go", "controllers/wander/wander_test.go", "controllers/wander/doc.go", "experiments/wander.argos"} {
+	for _, f := range []string{"controllers/wander/wander.go", "controllers/wander/wander_test.go", "controllers/wander/doc.go",
+		"experiments/wander_epuck.argos", "experiments/wander_footbot.argos"} {
 		if _, err := os.Stat(f); err != nil || !strings.Contains(out, f) {
 			t.Errorf("%s not written or not reported: %v", f, err)
 		}
 	}
-	if !strings.Contains(out, "epuck_wander_controller") {
-		t.Errorf("the label is not reported: %s", out)
+	if !strings.Contains(out, "epuck_wander_controller and footbot_wander_controller") {
+		t.Errorf("the labels are not reported: %s", out)
+	}
+	for _, m := range []string{"cmd/argos/main.go", "cmd/robot/main.go"} {
+		if !strings.Contains(readFile(t, m), `_ "example.com/lab/controllers/wander"`) {
+			t.Errorf("%s does not import the controller", m)
+		}
+	}
+	if !strings.Contains(readFile(t, "controllers/wander/wander_test.go"), `"example.com/lab/controllers/wander"`) {
+		t.Error("the generated test does not import the controller from the project's module")
 	}
 	if code, _, _ := runArgos(t, "new", "controller", "wander"); code != 1 {
 		t.Error("overwrote an existing controller")
+	}
+	if code, out, _ := runArgos(t, "new", "loop-functions", "tally"); code != 0 || !strings.Contains(out, "tally_loop_functions") {
+		t.Errorf("new loop-functions: exit %d, %s", code, out)
+	}
+	if !strings.Contains(readFile(t, "cmd/argos/main.go"), "loop_functions/tally") || strings.Contains(readFile(t, "cmd/robot/main.go"), "tally") {
+		t.Error("loop functions must be imported by cmd/argos only")
 	}
 	if code, out, _ := runArgos(t, "new", "behavior", "slow_down"); code != 0 || !strings.Contains(out, "behaviors/slow_down.go") {
 		t.Errorf("new behavior: exit %d, %s", code, out)
 	}
 	if code, _, _ := runArgos(t, "new", "gadget", "x"); code != 1 {
 		t.Error("unknown kind accepted")
+	}
+	// A test binary has no version: a project needs a checkout or a
+	// version to require.
+	if code, _, stderr := runArgos(t, "new", "project", filepath.Join(dir, "p")); code != 1 || !strings.Contains(stderr, "--replace") {
+		t.Errorf("new project without a version: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runArgos(t, "new", "project", dir, "--version", "v1.0.0"); code != 1 || !strings.Contains(stderr, "not empty") {
+		t.Errorf("new project in a non-empty folder: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runArgos(t, "new", "project", filepath.Join(dir, "q"), "--replace", dir); code != 1 || !strings.Contains(stderr, "not a checkout") {
+		t.Errorf("--replace to another module: exit %d, %s", code, stderr)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package argoscli
 
 import (
 	"context"
@@ -29,6 +29,7 @@ type outputs struct {
 	videoFPS           float64
 	progress           string
 	progressEvery      time.Duration
+	length             *float64 // --length, when given
 	args               []string // the command line, for the run folder
 	stderr             io.Writer
 	logFile            io.Writer // -l FILE, or nil for stderr
@@ -161,9 +162,9 @@ func (o *outputs) prepare(exp *config.Experiment, opt *simulator.Options, log *l
 }
 
 // attach adds the recorders to the built simulator.
-func (o *outputs) attach(ro *runOutputs, sim *simulator.Simulator, file string, data []byte, threads *int) error {
+func (o *outputs) attach(ro *runOutputs, sim *simulator.Simulator, file string, data []byte, over record.Overrides) error {
 	if ro.folder != nil {
-		if err := ro.folder.WriteExperiment(sim.Experiment(), data, sim.Seed(), threads); err != nil {
+		if err := ro.folder.WriteExperiment(sim.Experiment(), data, sim.Seed(), over); err != nil {
 			return err
 		}
 		abs, _ := filepath.Abs(file)

@@ -1,4 +1,4 @@
-package main
+package argoscli
 
 import (
 	"bufio"
@@ -32,7 +32,7 @@ import (
 // process.
 func TestMain(m *testing.M) {
 	if os.Getenv("ARGOS_TEST_AS_ARGOS") == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

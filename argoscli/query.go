@@ -1,6 +1,7 @@
-package main
+package argoscli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -15,29 +16,44 @@ import (
 type section struct {
 	title   string
 	entries []entry
+	// err reports names that two imported packages registered.
+	err error
 }
 
-type entry struct{ name, desc string }
+type entry struct{ name, desc, pkg string }
 
-func entriesOf[T any](r *ci.Registry[T]) []entry {
-	var out []entry
+func sectionOf[T any](title string, r *ci.Registry[T]) section {
+	s := section{title: title, err: r.Err()}
 	for _, e := range r.Entries() {
-		out = append(out, entry{e.Name, e.Description})
+		s.entries = append(s.entries, entry{e.Name, e.Description, e.Package})
 	}
-	return out
+	return s
 }
 
 func sections() []section {
 	return []section{
-		{"controllers", entriesOf(ci.Controllers)},
-		{"sensors", entriesOf(devices.Sensors)},
-		{"actuators", entriesOf(devices.Actuators)},
-		{"entities", entriesOf(entity.Types)},
-		{"physics engines", entriesOf(physics.Engines)},
-		{"loop functions", entriesOf(simulator.LoopFunctionsTypes)},
-		{"media", entriesOf(simulator.Media)},
-		{"visualizations", entriesOf(simulator.Visualizations)},
+		sectionOf("controllers", ci.Controllers),
+		sectionOf("sensors", devices.Sensors),
+		sectionOf("actuators", devices.Actuators),
+		sectionOf("entities", entity.Types),
+		sectionOf("physics engines", physics.Engines),
+		sectionOf("loop functions", simulator.LoopFunctionsTypes),
+		sectionOf("media", simulator.Media),
+		sectionOf("visualizations", simulator.Visualizations),
 	}
+}
+
+// registryErr reports every name two imported packages registered (a
+// project's controller under the label of an example it also imports,
+// say): the binary refuses to run until the imports are fixed.
+func registryErr() error {
+	var errs []error
+	for _, s := range sections() {
+		if s.err != nil {
+			errs = append(errs, s.err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // describe prints what -q asks for: every registered thing ("all") or the
@@ -55,7 +71,7 @@ func describe(w io.Writer, name string) error {
 				printed = true
 			}
 			found = true
-			fmt.Fprintf(w, "%s\n%s\n\n", e.name, indent(e.desc))
+			fmt.Fprintf(w, "%s  (%s)\n%s\n\n", e.name, e.pkg, indent(e.desc))
 		}
 	}
 	if !found {

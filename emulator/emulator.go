@@ -10,7 +10,8 @@
 // protocol from a Body: emulator/epuck (advanced sercom on a
 // pseudo-terminal, the e-puck2's I²C frames on an emulated periph bus)
 // and emulator/aseba (an Aseba network of foot-bot or eye-bot nodes over
-// TCP). emulator/cmd/emulate puts them together for manual runs.
+// TCP). argos emulate (package emulator/hil) puts them together for runs of a
+// robot binary.
 //
 // An emulated robot is a robot of the .argos file whose controller is
 // replaced by a bridge (registered as [BridgeLabel]): the bridge's
@@ -393,4 +394,19 @@ func (s *Sim) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return errors.Join(err, s.sim.Close())
+}
+
+// Summary describes a trajectory in one line: the first and last poses
+// and the largest x reached.
+func Summary(traj []Pose) string {
+	if len(traj) == 0 {
+		return "no poses"
+	}
+	a, b := traj[0], traj[len(traj)-1]
+	maxX := a.X
+	for _, p := range traj {
+		maxX = math.Max(maxX, p.X)
+	}
+	return fmt.Sprintf("%d poses from (%.3f, %.3f, %.0f°) to (%.3f, %.3f, %.0f°), max x %.3f",
+		len(traj), a.X, a.Y, a.Yaw*180/math.Pi, b.X, b.Y, b.Yaw*180/math.Pi, maxX)
 }

@@ -20,8 +20,8 @@ import (
 	"github.com/argosgo/argos/controllers/foraging"
 	"github.com/argosgo/argos/controllers/gripping"
 	"github.com/argosgo/argos/controllers/synchronization"
+	foragingloop "github.com/argosgo/argos/loop_functions/foraging"
 	"github.com/argosgo/argos/simulator"
-	"github.com/argosgo/argos/simulator/loop"
 
 	_ "github.com/argosgo/argos/controllers/flocking"
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
@@ -79,7 +79,7 @@ func TestForagingCollectsFood(t *testing.T) {
 		if _, ok := sim.Controller(i).(*foraging.Controller); ok {
 			foragers++
 		}
-		if sim.Robot(i).B().Pos.X < loop.ForagingNestX {
+		if sim.Robot(i).B().Pos.X < foragingloop.ForagingNestX {
 			inNest++
 		}
 	}
@@ -130,8 +130,8 @@ func readForaging(t *testing.T, path string) []foragingLine {
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	if !sc.Scan() || sc.Text() != loop.ForagingHeader {
-		t.Fatalf("%s does not start with ARGoS's header %q", path, loop.ForagingHeader)
+	if !sc.Scan() || sc.Text() != foragingloop.ForagingHeader {
+		t.Fatalf("%s does not start with ARGoS's header %q", path, foragingloop.ForagingHeader)
 	}
 	var out []foragingLine
 	for sc.Scan() {

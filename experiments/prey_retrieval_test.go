@@ -10,8 +10,8 @@ import (
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
 	preyretrieval "github.com/argosgo/argos/controllers/prey_retrieval"
+	preyloop "github.com/argosgo/argos/loop_functions/prey_retrieval"
 	"github.com/argosgo/argos/simulator"
-	"github.com/argosgo/argos/simulator/loop"
 
 	_ "github.com/argosgo/argos/simulator/physics/pointmass3d"
 )
@@ -144,7 +144,7 @@ func runPrey(t *testing.T, seed uint64) preyRun {
 	for id, h := range bodies {
 		run.final[id] = sim.Space().Bodies[h].Pos
 	}
-	lf, ok := sim.LoopFunctions().(*loop.PreyRetrieval)
+	lf, ok := sim.LoopFunctions().(*preyloop.PreyRetrieval)
 	if !ok {
 		t.Fatalf("the loop functions are a %T", sim.LoopFunctions())
 	}

@@ -1,4 +1,18 @@
-// Command robot runs a controller on a real robot: it reads the same
+// Package robotcli is the robot runtime command as a library, so that a
+// project's cmd/robot/main.go is a few lines:
+//
+//	package main
+//
+//	import (
+//		"github.com/argosgo/argos/robotcli"
+//
+//		_ "example.com/mybots/controllers/wander"
+//	)
+//
+//	func main() { robotcli.Main() }
+//
+// It links the drivers of every robot model and the controllers its main
+// imports, and no simulator, emulator or physics code. The command reads the same
 // .argos file as the simulator, picks the controller by id, opens the
 // devices its <sensors> and <actuators> name on the robot's board, and
 // runs sense -> ControlStep -> act at the experiment's ticks_per_second.
@@ -28,7 +42,7 @@
 // stalled, 5 shutting down failed (the wheels could not be stopped, or
 // Destroy failed). In every failure the wheels are commanded to zero
 // first.
-package main
+package robotcli
 
 import (
 	"context"
@@ -55,9 +69,13 @@ import (
 	_ "github.com/argosgo/argos/realrobot/footbot"
 )
 
-// defaultBoard is set by the robot-<model> make targets
-// (-ldflags -X main.defaultBoard=NAME).
+// defaultBoard is the board of a robot build: argos robot build sets it
+// with -ldflags "-X github.com/argosgo/argos/robotcli.defaultBoard=NAME".
 var defaultBoard = ""
+
+// DefaultBoardSymbol is the linker symbol of the build's default board,
+// for -ldflags -X.
+const DefaultBoardSymbol = "github.com/argosgo/argos/robotcli.defaultBoard"
 
 // Exit statuses.
 const (
@@ -69,9 +87,11 @@ const (
 	exitShutdown = 5
 )
 
-func main() {
+// Main runs the robot command with the process's arguments and exits
+// with its status.
+func Main() {
 	start := time.Now()
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, start))
+	os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr, start))
 }
 
 type flags struct {
@@ -115,13 +135,20 @@ func parse(args []string, stderr io.Writer) (*flags, error) {
 	return f, nil
 }
 
-func run(args []string, stdout, stderr io.Writer, start time.Time) (code int) {
+// Run runs the robot command with args (without the program name) and
+// returns the exit status; start is when the process started, for the
+// start-up figure of -stats.
+func Run(args []string, stdout, stderr io.Writer, start time.Time) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "robot: internal error: %v\n%s\nThis is a bug in the robot runtime; please report it.\n", r, debug.Stack())
 			code = exitPanic
 		}
 	}()
+	if err := errors.Join(ci.Controllers.Err(), realrobot.Protocols.Err()); err != nil {
+		fmt.Fprintf(stderr, "robot: %v\n", err)
+		return exitSetup
+	}
 	f, err := parse(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -302,7 +329,11 @@ func query(what string, stdout, stderr io.Writer) int {
 					target += " GOARM=" + t.GOARM
 				}
 			}
-			fmt.Fprintf(stdout, "%-13s %-9s %-22s %s\n", b.Name, b.Model, target, b.Description)
+			mark := " "
+			if b.Name == defaultBoard {
+				mark = "*" // this build's default
+			}
+			fmt.Fprintf(stdout, "%s %-13s %-9s %-22s %s\n", mark, b.Name, b.Model, target, b.Description)
 		}
 	case "controllers":
 		for _, e := range ci.Controllers.Entries() {

@@ -1,4 +1,4 @@
-package main
+package robotcli
 
 import (
 	"bytes"
@@ -15,13 +15,15 @@ import (
 	"github.com/argosgo/argos/realrobot/epuck"
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	_ "github.com/argosgo/argos/controllers/diffusion"
 )
 
-const exp = "../../toolchains/experiments/epuck.argos"
+const exp = "../toolchains/experiments/epuck.argos"
 
 func runArgs(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb, time.Now())
+	code := Run(args, &out, &errb, time.Now())
 	return code, out.String(), errb.String()
 }
 
@@ -150,7 +152,7 @@ func (f *firmware) last() ([2]int16, int) {
 func buildRobot(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "robot")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/robot").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin

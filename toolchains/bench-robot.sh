@@ -16,7 +16,7 @@ TICKS=${TICKS:-300}
 for m in footbot eyebot epuck pipuck pipuck2; do
   make --no-print-directory robot-$m BUILD="$BUILD" ROBOT= >/dev/null
 done
-$GO build -o "$BUILD/emulate" ./emulator/cmd/emulate
+make --no-print-directory build BUILD="$BUILD" GO="$GO" >/dev/null
 $GO build -o "$BUILD/robot-host" ./cmd/robot
 echo "machine: $(nproc) cores, $(uname -m); $(go version | cut -d' ' -f3)"
 for m in footbot eyebot epuck pipuck pipuck2; do
@@ -29,7 +29,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
 # emulate BOARD EXP ROBOT_ID: starts the emulator, sets $ready.
 emulate() {
-  "$BUILD/emulate" -b "$1" -c "$2" -robot "$3" -link "$tmp/tty" -listen 127.0.0.1:0 -duration 10m >"$tmp/emu.out" 2>"$tmp/emu.err" &
+  "$BUILD/argos" emulate -b "$1" -c "$2" -robot "$3" -link "$tmp/tty" -listen 127.0.0.1:0 -duration 10m >"$tmp/emu.out" 2>"$tmp/emu.err" &
   emu=$!
   for _ in $(seq 100); do
     ready=$(sed -n 's/^EMULATOR READY //p' "$tmp/emu.out")

@@ -1,12 +1,14 @@
 #!/bin/sh
-# Runs on the robot (make robot-<model> ROBOT=user@host calls it over ssh):
+# Runs on the robot (argos robot deploy, make robot-<model> ROBOT=user@host, calls it over ssh):
 # installs the bundle's systemd unit and restarts the robot runtime.
 #   sh install.sh DIR      DIR: where the bundle was copied
 set -eu
 dir=${1:-$(cd "$(dirname "$0")" && pwd)}
+# ARGOS_UNIT_DIR: where systemd units go (tests point it elsewhere).
+unit_dir=${ARGOS_UNIT_DIR:-/etc/systemd/system}
 chmod +x "$dir/argos-robot"
 if command -v systemctl >/dev/null 2>&1; then
-  cp "$dir/argos-robot.service" /etc/systemd/system/argos-robot.service
+  cp "$dir/argos-robot.service" "$unit_dir/argos-robot.service"
   systemctl daemon-reload
   systemctl enable argos-robot.service >/dev/null 2>&1 || true
   systemctl restart argos-robot.service

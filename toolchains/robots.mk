@@ -1,42 +1,42 @@
-# Robot targets, included by the Makefile: `make robot-<model>` cross-compiles
-# cmd/robot for the robot's CPU and makes a deployable bundle in
-# $(BUILD)/robot-<model>/ (argos-robot, experiment.argos,
-# argos-robot.service, install.sh); with ROBOT=user@host it copies the
-# bundle there over ssh and restarts the service.
+# Robot targets, included by the Makefile: `make robot-<model>` builds
+# build/argos, then runs `argos robot build` (package toolchains), which
+# cross-compiles cmd/robot for the model's CPU (the board's GOOS, GOARCH
+# and GOARM) and writes a deployable bundle in $(BUILD)/robot-<model>
+# (argos-robot, experiment.argos, argos-robot.service, install.sh); with
+# ROBOT=user@host, `argos robot deploy` also copies it there over ssh and
+# restarts the service.
 #
 #   make robot-footbot                        # bundle only; prints where it is
 #   make robot-epuck ROBOT=root@epuck-3021    # bundle, copy, restart
-#   make robot-pipuck ROBOT_EXP=my.argos CTRL_ID=c1 CONTROLLERS="diffusion foraging"
+#   make robot-pipuck ROBOT_EXP=my.argos CTRL_ID=c1
 #
-# Per-robot settings (board, GOARCH, GOARM, qemu command, default
-# experiment and controller id) are in toolchains/robot-<model>.mk.
-
-include $(wildcard toolchains/robot-*.mk)
+# The bundles run toolchains/experiments/<model>.argos by default (the
+# e-puck's for the Pi-pucks).
 
 ROBOT_MODELS := footbot eyebot epuck pipuck pipuck2
 ROBOT        ?=
-# ROBOT_EXP and CTRL_ID replace the model's experiment file and controller id.
 ROBOT_EXP    ?=
 CTRL_ID      ?=
 REMOTE_DIR   ?= /opt/argos-robot
 SSH          ?= ssh
 SCP          ?= scp
-# CONTROLLERS: packages of controllers/ to link instead of the list in
-# cmd/robot/controllers.go (space-separated names).
-CONTROLLERS  ?= $(ROBOT_$*_CONTROLLERS)
+
+ROBOT_EXP_footbot := toolchains/experiments/footbot.argos
+ROBOT_EXP_eyebot  := toolchains/experiments/eyebot.argos
+ROBOT_EXP_epuck   := toolchains/experiments/epuck.argos
+ROBOT_EXP_pipuck  := toolchains/experiments/epuck.argos
+ROBOT_EXP_pipuck2 := toolchains/experiments/epuck.argos
 
 .PHONY: robots $(addprefix robot-,$(ROBOT_MODELS))
 
 robots: $(addprefix robot-,$(ROBOT_MODELS))
 
-$(addprefix robot-,$(ROBOT_MODELS)): robot-%:
-	@MODEL=$* BOARD=$(ROBOT_$*_BOARD) GOOS=$(ROBOT_$*_GOOS) GOARCH=$(ROBOT_$*_GOARCH) GOARM=$(ROBOT_$*_GOARM) \
-	  EXP=$(or $(ROBOT_EXP),$(ROBOT_$*_EXP)) \
-	  CTRL_ID=$(or $(CTRL_ID),$(ROBOT_$*_ID)) CONTROLLERS="$(CONTROLLERS)" \
-	  OUT=$(BUILD)/robot-$* GO=$(GO) ROBOT=$(ROBOT) REMOTE_DIR=$(REMOTE_DIR) SSH="$(SSH)" SCP="$(SCP)" \
-	  toolchains/bundle.sh
+$(addprefix robot-,$(ROBOT_MODELS)): robot-%: build
+	$(ARGOS) robot $(if $(ROBOT),deploy --host $(ROBOT) --ssh "$(SSH)" --scp "$(SCP)",build) --model $* \
+	  -c $(or $(ROBOT_EXP),$(ROBOT_EXP_$*)) $(if $(CTRL_ID),-i $(CTRL_ID)) \
+	  --out $(BUILD)/robot-$* --remote-dir $(REMOTE_DIR) --go $(GO)
 
-# BENCHMARKS.md section 3: the robot runtime against emulated hardware.
+# The robot runtime against emulated hardware (docs/benchmarks.md).
 .PHONY: bench-robot
 bench-robot:
 	GO=$(GO) BUILD=$(BUILD) toolchains/bench-robot.sh

@@ -64,7 +64,7 @@ func TestFootBotClosedLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	traj := sim.Robot("fb0").Trajectory()
-	t.Log(emulatortest.Summary(traj))
+	t.Log(emulator.Summary(traj))
 	if err := emulatortest.AvoidsWall(traj, 0.45, 0.085, 0.2); err != nil {
 		t.Error(err)
 	}

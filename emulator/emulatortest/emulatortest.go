@@ -86,17 +86,3 @@ func AvoidsWall(traj []emulator.Pose, wallX, radius, minAdvance float64) error {
 	}
 	return nil
 }
-
-// Summary describes a trajectory in one line.
-func Summary(traj []emulator.Pose) string {
-	if len(traj) == 0 {
-		return "no poses"
-	}
-	a, b := traj[0], traj[len(traj)-1]
-	maxX := a.X
-	for _, p := range traj {
-		maxX = math.Max(maxX, p.X)
-	}
-	return fmt.Sprintf("%d poses from (%.3f, %.3f, %.0f°) to (%.3f, %.3f, %.0f°), max x %.3f",
-		len(traj), a.X, a.Y, a.Yaw*180/math.Pi, b.X, b.Y, b.Yaw*180/math.Pi, maxX)
-}

@@ -40,7 +40,7 @@ func TestAvoidsWall(t *testing.T) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
-	if s := emulatortest.Summary(away); !strings.Contains(s, "max x 0.190") {
+	if s := emulator.Summary(away); !strings.Contains(s, "max x 0.190") {
 		t.Errorf("Summary: %s", s)
 	}
 }

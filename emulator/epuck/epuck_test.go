@@ -90,7 +90,7 @@ func TestSerComClosedLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	traj := robot.Trajectory()
-	t.Log(emulatortest.Summary(traj))
+	t.Log(emulator.Summary(traj))
 	if err := emulatortest.AvoidsWall(traj, wallX, 0.035, 0.1); err != nil {
 		t.Error(err)
 	}
@@ -129,7 +129,7 @@ func TestI2CClosedLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	traj := robot.Trajectory()
-	t.Log(emulatortest.Summary(traj))
+	t.Log(emulator.Summary(traj))
 	if err := emulatortest.AvoidsWall(traj, wallX, 0.035, 0.1); err != nil {
 		t.Error(err)
 	}

@@ -1,10 +1,7 @@
 package hil_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,15 +9,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/argosgo/argos/boards"
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/emulator"
-	emuaseba "github.com/argosgo/argos/emulator/aseba"
 	"github.com/argosgo/argos/emulator/emulatortest"
-	emuepuck "github.com/argosgo/argos/emulator/epuck"
+	"github.com/argosgo/argos/emulator/hil"
 	"github.com/argosgo/argos/simulator"
+	"github.com/argosgo/argos/toolchains"
 
 	_ "github.com/argosgo/argos/controllers/diffusion"
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
@@ -49,8 +45,8 @@ func needQEMU(t *testing.T, name string) string {
 
 var (
 	bundles   sync.Map // model -> *bundle
-	makeMutex sync.Mutex
 	buildDirs []string // removed by TestMain
+	buildMu   sync.Mutex
 )
 
 func TestMain(m *testing.M) {
@@ -67,34 +63,62 @@ type bundle struct {
 	err  error
 }
 
-// buildBundle runs make robot-<model> once per test binary, into a
-// temporary build directory.
+// bundleExperiments are the experiment and controller entry of each
+// model's bundle.
+var bundleExperiments = map[string][2]string{
+	"epuck":   {"toolchains/experiments/epuck.argos", "edc"},
+	"footbot": {"toolchains/experiments/footbot.argos", "fdc"},
+}
+
+// buildBundle builds the robot bundle of a model (toolchains.Build, as
+// argos robot build does) once per test binary.
 func buildBundle(t *testing.T, model string) string {
 	t.Helper()
 	v, _ := bundles.LoadOrStore(model, &bundle{})
 	b := v.(*bundle)
 	b.once.Do(func() {
-		makeMutex.Lock()
-		defer makeMutex.Unlock()
 		dir, err := os.MkdirTemp("", "argos-hil-"+model)
 		if err != nil {
 			b.err = err
 			return
 		}
+		buildMu.Lock()
 		buildDirs = append(buildDirs, dir)
-		cmd := exec.Command("make", "--no-print-directory", "robot-"+model, "BUILD="+dir, "ROBOT=")
-		cmd.Dir = root(t)
-		out, err := cmd.CombinedOutput()
+		buildMu.Unlock()
+		board, err := boards.Lookup(model)
 		if err != nil {
-			b.err = fmt.Errorf("make robot-%s: %v\n%s", model, err, out)
+			b.err = err
 			return
 		}
+		e := bundleExperiments[model]
 		b.dir = filepath.Join(dir, "robot-"+model)
+		b.err = toolchains.Build(context.Background(), toolchains.Bundle{Board: board, Dir: root(t),
+			Experiment: filepath.Join(root(t), e[0]), ControllerID: e[1], Out: b.dir})
 	})
 	if b.err != nil {
 		t.Fatal(b.err)
 	}
 	return b.dir
+}
+
+// check runs a bundle's binary against its emulated robot for some
+// seconds.
+func check(t *testing.T, model string, seconds float64) hil.Report {
+	t.Helper()
+	dir := buildBundle(t, model)
+	file := filepath.Join(dir, toolchains.ExperimentFile)
+	exp, err := config.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := boards.Lookup(model)
+	rep, err := hil.Run(context.Background(), hil.Check{Binary: filepath.Join(dir, toolchains.BinaryFile), Board: b,
+		File: file, Experiment: exp, ControllerID: bundleExperiments[model][1], Seconds: seconds})
+	t.Log(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
 
 const (
@@ -123,134 +147,105 @@ func TestDiffusionInSimulator(t *testing.T) {
 		b := sim.Space().Bodies[h]
 		traj = append(traj, emulator.Pose{X: b.Pos.X, Y: b.Pos.Y, Yaw: b.Yaw, Tick: sim.Tick()})
 	}
-	t.Log("simulator: " + emulatortest.Summary(traj))
+	t.Log("simulator: " + emulator.Summary(traj))
 	if err := emulatortest.AvoidsWall(traj, epuckWall, 0.035, 0.2); err != nil {
 		t.Error(err)
 	}
 }
 
-// TestDiffusionOnARMEpuckUnderQEMU is the second target: make robot-epuck
-// (GOARM=7 for the Gumstix Overo's Cortex-A8), the binary under
+// TestDiffusionOnARMEpuckUnderQEMU is the second target: the e-puck
+// bundle (GOARM=7 for the Gumstix Overo's Cortex-A8), the binary under
 // qemu-arm-static -cpu cortex-a8, advanced sercom on a pseudo-terminal to
 // the emulated e-puck firmware, whose robot lives in the simulator.
 func TestDiffusionOnARMEpuckUnderQEMU(t *testing.T) {
-	qemu := needQEMU(t, "qemu-arm-static")
-	dir := buildBundle(t, "epuck")
-	exp, err := config.Load(filepath.Join(dir, "experiment.argos"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim, err := emulator.NewSim(exp, []string{"ep0"}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := boards.Lookup("epuck")
-	fw := emuepuck.NewFirmware(sim.Robot("ep0"), b)
-	pty, err := emuepuck.ServePTY(fw, filepath.Join(t.TempDir(), "ttyS0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pty.Close()
-	sim.Start()
-	defer func() {
-		if err := sim.Close(); err != nil {
-			t.Error(err)
-		}
-	}()
-
+	needQEMU(t, "qemu-arm-static")
 	const seconds = 20
-	out := runRobot(t, qemu, []string{"-cpu", "cortex-a8"}, filepath.Join(dir, "argos-robot"),
-		"-c", filepath.Join(dir, "experiment.argos"), "-i", "edc", "-port", pty.Path(), "-robot-id", "ep0",
-		"-ticks", fmt.Sprint(seconds*10), "-stats")
-	traj := sim.Robot("ep0").Trajectory()
-	t.Log("ARM binary under qemu: " + emulatortest.Summary(traj))
-	t.Log(strings.TrimSpace(out))
-	if err := emulatortest.AvoidsWall(traj, epuckWall, 0.035, 0.2); err != nil {
+	rep := check(t, "epuck", seconds)
+	if err := emulatortest.AvoidsWall(rep.Trajectory, epuckWall, 0.035, 0.2); err != nil {
 		t.Error(err)
 	}
-	if l, r := fw.Speed(); l != 0 || r != 0 {
-		t.Errorf("the binary left the motors at %d, %d steps/s", l, r)
-	}
-	if n := len(fw.Commands()); n < seconds*10 {
-		t.Errorf("%d wheel commands in %d s at 10 Hz", n, seconds)
+	if rep.Commands < seconds*10 {
+		t.Errorf("%d wheel commands in %d s at 10 Hz", rep.Commands, seconds)
 	}
 }
 
-// runRobot runs the robot binary under qemu and returns its stdout; a
-// non-zero exit fails the test.
-func runRobot(t *testing.T, qemu string, qemuArgs []string, bin string, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, qemu, append(append(qemuArgs, bin), args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s: %v\nstderr:\n%s", strings.Join(cmd.Args, " "), err, tail(stderr.String(), 40))
-	}
-	out := stdout.String()
-	// A failed tick (a reply late on a loaded machine) is survived by
-	// design; more than a few would mean the link does not work.
-	var ticks, failed int
-	i := strings.Index(out, "ROBOT-STATS")
-	if i < 0 {
-		t.Fatalf("no ROBOT-STATS line in %q", out)
-	}
-	if _, err := fmt.Sscanf(out[i:], "ROBOT-STATS ticks=%d failed=%d", &ticks, &failed); err != nil {
-		t.Fatalf("ROBOT-STATS line %q: %v", out[i:], err)
-	}
-	if failed > ticks/20 {
-		t.Errorf("%d of %d ticks failed:\n%s", failed, ticks, tail(stderr.String(), 20))
-	}
-	return out
-}
-
-func tail(s string, n int) string {
-	var lines []string
-	sc := bufio.NewScanner(strings.NewReader(s))
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
-}
-
-// TestDiffusionOnARMFootBotUnderQEMU: make robot-footbot (GOARM=6), the
+// TestDiffusionOnARMFootBotUnderQEMU: the foot-bot bundle (GOARM=6), the
 // binary under qemu-arm-static -cpu arm1136 (the foot-bot's i.MX31),
 // talking Aseba over TCP to the emulated network of a simulated foot-bot.
 func TestDiffusionOnARMFootBotUnderQEMU(t *testing.T) {
-	qemu := needQEMU(t, "qemu-arm-static")
-	dir := buildBundle(t, "footbot")
-	exp, err := config.Load(filepath.Join(dir, "experiment.argos"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim, err := emulator.NewSim(exp, []string{"fb0"}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := boards.Lookup("footbot")
-	net := emuaseba.NewNetwork(b, sim.Robot("fb0"))
-	addr, err := net.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer net.Close()
-	sim.Start()
-	defer func() {
-		if err := sim.Close(); err != nil {
-			t.Error(err)
-		}
-	}()
-	out := runRobot(t, qemu, []string{"-cpu", "arm1136"}, filepath.Join(dir, "argos-robot"),
-		"-c", filepath.Join(dir, "experiment.argos"), "-i", "fdc", "-aseba", addr, "-robot-id", "fb0", "-ticks", "80", "-stats")
-	traj := sim.Robot("fb0").Trajectory()
-	t.Log("ARM foot-bot binary under qemu: " + emulatortest.Summary(traj))
-	t.Log(strings.TrimSpace(out))
-	if err := emulatortest.AvoidsWall(traj, 0.45, 0.085, 0.2); err != nil {
+	needQEMU(t, "qemu-arm-static")
+	rep := check(t, "footbot", 8)
+	if err := emulatortest.AvoidsWall(rep.Trajectory, 0.45, 0.085, 0.2); err != nil {
 		t.Error(err)
 	}
-	if c := net.Commands(); len(c) == 0 || c[len(c)-1].Left != 0 || c[len(c)-1].Right != 0 {
-		t.Errorf("the binary left the motors running")
+}
+
+// A robot binary whose controller does not drive fails the check, with
+// a message that says so; so does a binary that exits with an error.
+func TestCheckFailures(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "robot")
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root(t), "cmd", "robot")).CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(root(t), "toolchains", "experiments", "epuck.argos"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	still := filepath.Join(t.TempDir(), "still.argos")
+	os.WriteFile(still, []byte(strings.Replace(string(data), `velocity="5"`, `velocity="0"`, 1)), 0o644)
+	b, _ := boards.Lookup("epuck-bt") // the host's own build
+	for _, tc := range []struct {
+		name, file, want string
+	}{
+		{"still", still, "did not drive"},
+		{"bad experiment", filepath.Join(root(t), "toolchains", "experiments", "footbot.argos"), "robot binary failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			exp, err := config.Load(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := exp.Controllers[0].ID
+			// The check arena is the e-puck's: the footbot file's arena
+			// has no e-puck.
+			_, err = hil.Run(context.Background(), hil.Check{Binary: bin, Board: b, File: tc.file, Experiment: exp, ControllerID: id, Seconds: 2})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("check: %v; want it to say %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// The check arena: an experiment whose robots come from <distribute>
+// gets a walled square with one robot of the board's model; one that
+// places such a robot explicitly is used as it is.
+func TestArena(t *testing.T) {
+	exp, err := config.Load(filepath.Join(root(t), "experiments", "diffusion_10.argos"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, _ := boards.Lookup("footbot")
+	arena, id, err := hil.Arena(exp, exp.Controllers[0].ID, fb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if arena == exp || id != "fb0" || arena.Framework.TicksPerSecond != exp.Framework.TicksPerSecond {
+		t.Errorf("diffusion_10 (robots distributed): arena %p (experiment %p), robot %q", arena, exp, id)
+	}
+	own, err := config.Load(filepath.Join(root(t), "toolchains", "experiments", "epuck.argos"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, _ := boards.Lookup("epuck")
+	if arena, id, err := hil.Arena(own, "edc", ep); err != nil || arena != own || id != "ep0" {
+		t.Errorf("an arena with ep0 placed: %p %q %v; want the experiment itself and ep0", arena, id, err)
+	}
+	if _, _, err := hil.Arena(own, "edc", fb); err != nil {
+		t.Errorf("a foot-bot check arena for an e-puck experiment: %v", err)
+	}
+	eye, _ := boards.Lookup("eyebot")
+	if err := hil.Emulatable(eye); err == nil {
+		t.Error("the eye-bot's network is said to be emulated")
 	}
 }
 

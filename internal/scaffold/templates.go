@@ -1,17 +1,22 @@
 package scaffold
 
-const controllerDoc = `// Package {{.C.Name}} is a {{.R.Tag}} controller built with behaviortk.
+const controllerDoc = `// Package {{.C.Name}} is a controller built with behaviortk, for the
+// {{range $i, $r := .Robots}}{{if $i}} and the {{end}}{{$r.Tag}}{{end}}: a random walk that turns away from obstacles.
 //
-// It registers as {{.Label}}; use it in an experiment with
+// It registers as {{range $i, $r := .Robots}}{{if $i}} and {{end}}{{$.C.Label $r.Key}}{{end}};
+// use it in an experiment with
 //
-//	<{{.Label}} id="{{.C.Name}}">
-//	  <actuators><differential_steering implementation="default"/><leds implementation="default" medium="leds"/></actuators>
-//	  <sensors><{{.R.Proximity}} implementation="default"/></sensors>
-//	  <params speed="10"/>
-//	</{{.Label}}>
+{{- range .Robots}}
 //
-// and add a blank import of this package to the binaries that run it
-// (cmd/argos, cmd/robot).
+//	<{{$.C.Label .Key}} id="{{$.C.Name}}">
+//	  <actuators><differential_steering implementation="default"/></actuators>
+//	  <sensors><{{.Proximity}} implementation="default"/></sensors>
+//	  <params speed="{{.Speed}}" threshold="0.1"/>
+//	</{{$.C.Label .Key}}>
+{{- end}}
+//
+// The project's binaries link it through a blank import in
+// cmd/argos/main.go and cmd/robot/main.go.
 package {{.C.Name}}
 `
 
@@ -20,26 +25,32 @@ const controllerGo = `package {{.C.Name}}
 import (
 	"fmt"
 
-	"{{.C.Module}}/behaviortk"
-	"{{.C.Module}}/ci"
+	"{{.Argos}}/behaviortk"
+	"{{.Argos}}/ci"
 )
 
-// Label is the tag of this controller in .argos files.
-const Label = "{{.Label}}"
+// The labels of this controller in .argos files, one per robot.
+const (
+{{- range .Robots}}
+	{{camel .Prefix}}Label = {{quote ($.C.Label .Key)}}
+{{- end}}
+)
 
 func init() {
-	ci.Controllers.MustRegister(Label,
-		"A {{.R.Tag}} that wanders and avoids obstacles (generated skeleton). Params: speed (cm/s, default 10), threshold (default 0.1).",
+{{- range .Robots}}
+	ci.Controllers.MustRegister({{camel .Prefix}}Label,
+		"A {{.Tag}} that wanders and avoids obstacles (generated skeleton). Params: speed (cm/s, default {{.Speed}}), threshold (default 0.1).",
 		func() ci.Controller { return New() })
+{{- end}}
 }
 
 // New returns the controller.
 func New() *behaviortk.Controller { return behaviortk.NewController(Build) }
 
-// Build makes the root behaviour from the robot and its <params>:
-// a random walk, overridden by obstacle avoidance when something is close.
+// Build makes the root behaviour from the robot and its <params>: a
+// random walk, overridden by obstacle avoidance when something is close.
 func Build(r ci.Robot, b *behaviortk.Binding, p ci.Params) (behaviortk.Behavior, error) {
-	speed, err := p.FloatOr("speed", 10)
+	speed, err := p.FloatOr("speed", 5)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +59,7 @@ func Build(r ci.Robot, b *behaviortk.Binding, p ci.Params) (behaviortk.Behavior,
 		return nil, err
 	}
 	if !b.Has("proximity") {
-		return nil, fmt.Errorf("{{.C.Name}}: robot %q: %w: declare <{{.R.Proximity}} implementation=\"default\"/> under <sensors>", r.ID(), ci.ErrNotDeclared)
+		return nil, fmt.Errorf("{{.C.Name}}: robot %q: %w: declare the robot's proximity sensor under <sensors>", r.ID(), ci.ErrNotDeclared)
 	}
 	return behaviortk.Sequence{
 		&behaviortk.RandomWalk{Speed: speed, TurnProb: 0.05, MaxTurnSteps: 10, Rand: r.Rand()},
@@ -62,57 +73,77 @@ const controllerTest = `package {{.C.Name}}_test
 import (
 	"testing"
 
-	"{{.C.Module}}/ci"
-	"{{.C.Module}}/ci/citest"
-	"{{.C.Module}}/controllers/{{.C.Name}}"
+	"{{.Argos}}/ci"
+	"{{.Argos}}/ci/citest"
+	"{{.C.ImportPath}}"
 )
 
-func robot() (*citest.Robot, *citest.Wheels, *citest.Proximity) {
-	w := &citest.Wheels{}
-	prox := citest.New{{if eq .R.Prefix "footbot"}}FootBot{{else}}EPuck{{end}}Proximity()
-	return citest.NewRobot("r0", 1).AddActuator(ci.TagDifferentialSteering, w).AddSensor("{{.R.Proximity}}", prox), w, prox
+// robots are the robots the controller runs on, each with its
+// proximity sensor's tag and a fake of it.
+var robots = []struct {
+	name, sensor string
+	prox         func() *citest.Proximity
+}{
+{{- range .Robots}}
+	{"{{.Tag}}", "{{.Proximity}}", citest.{{.Fake}}},
+{{- end}}
+}
+
+func forEachRobot(t *testing.T, test func(t *testing.T, r *citest.Robot, w *citest.Wheels, prox *citest.Proximity)) {
+	for _, rb := range robots {
+		t.Run(rb.name, func(t *testing.T) {
+			w, prox := &citest.Wheels{}, rb.prox()
+			r := citest.NewRobot("r0", 1).AddActuator(ci.TagDifferentialSteering, w).AddSensor(rb.sensor, prox)
+			test(t, r, w, prox)
+		})
+	}
 }
 
 func TestDrivesWhenFree(t *testing.T) {
-	r, w, _ := robot()
-	c := {{.C.Name}}.New()
-	if err := c.Init(r, ci.NewParams("speed", "10")); err != nil {
-		t.Fatal(err)
-	}
-	c.ControlStep()
-	if w.Left == 0 && w.Right == 0 {
-		t.Fatal("the robot does not move with nothing around")
-	}
+	forEachRobot(t, func(t *testing.T, r *citest.Robot, w *citest.Wheels, _ *citest.Proximity) {
+		c := {{.C.Name}}.New()
+		if err := c.Init(r, ci.NewParams("speed", "5")); err != nil {
+			t.Fatal(err)
+		}
+		c.ControlStep()
+		if w.Left == 0 && w.Right == 0 {
+			t.Fatal("the robot does not move with nothing around")
+		}
+	})
 }
 
 func TestTurnsAwayFromAnObstacleAhead(t *testing.T) {
-	r, w, prox := robot()
-	c := {{.C.Name}}.New()
-	if err := c.Init(r, ci.NewParams("speed", "10")); err != nil {
-		t.Fatal(err)
-	}
-	prox.Set(0, 1) // sensor 0 looks just left of the front
-	c.ControlStep()
-	if !(w.Left > w.Right) {
-		t.Fatalf("obstacle on the front-left: wheels %g, %g; want a turn to the right", w.Left, w.Right)
-	}
+	forEachRobot(t, func(t *testing.T, r *citest.Robot, w *citest.Wheels, prox *citest.Proximity) {
+		c := {{.C.Name}}.New()
+		if err := c.Init(r, ci.NewParams("speed", "5")); err != nil {
+			t.Fatal(err)
+		}
+		prox.Set(0, 1) // sensor 0 looks just left of the front
+		c.ControlStep()
+		if !(w.Left > w.Right) {
+			t.Fatalf("obstacle on the front-left: wheels %g, %g; want a turn to the right", w.Left, w.Right)
+		}
+	})
 }
 
 func TestBadParams(t *testing.T) {
-	r, _, _ := robot()
-	if err := {{.C.Name}}.New().Init(r, ci.NewParams("speed", "fast")); err == nil {
-		t.Fatal("speed=\"fast\" accepted")
-	}
+	forEachRobot(t, func(t *testing.T, r *citest.Robot, _ *citest.Wheels, _ *citest.Proximity) {
+		if err := {{.C.Name}}.New().Init(r, ci.NewParams("speed", "fast")); err == nil {
+			t.Fatal("speed=\"fast\" accepted")
+		}
+	})
 }
 
 func TestLifeCycle(t *testing.T) {
-	r, _, _ := robot()
-	citest.TestController(t, func() ci.Controller { return {{.C.Name}}.New() }, r, ci.NewParams(), 50)
+	forEachRobot(t, func(t *testing.T, r *citest.Robot, _ *citest.Wheels, _ *citest.Proximity) {
+		citest.TestController(t, func() ci.Controller { return {{.C.Name}}.New() }, r, ci.NewParams(), 50)
+	})
 }
 `
 
 const experimentTmpl = `<?xml version="1.0" ?>
-<!-- Generated by argos new controller: ten {{.R.Tag}}s running {{.Label}} in a walled 4 m square. -->
+<!-- Generated by argos new controller: ten {{.R.Tag}}s running {{.Label}} in a walled 4 m square.
+     Run it with: build/argos -c {{.C.ExperimentFile .R.Key}}   (-z: headless) -->
 <argos-configuration>
   <framework>
     <system threads="0" />
@@ -122,9 +153,12 @@ const experimentTmpl = `<?xml version="1.0" ?>
     <{{.Label}} id="{{.C.Name}}">
       <actuators><differential_steering implementation="default" /></actuators>
       <sensors><{{.R.Proximity}} implementation="default" /></sensors>
-      <params speed="10" />
+      <params speed="{{.R.Speed}}" />
     </{{.Label}}>
   </controllers>
+{{- if .C.LoopFunctions}}
+  <loop_functions label="{{.C.LoopFunctions}}" />
+{{- end}}
   <arena size="5, 5, 1" center="0,0,0.5">
     <box id="wall_north" size="4,0.1,0.5" movable="false"><body position="0,2,0" /></box>
     <box id="wall_south" size="4,0.1,0.5" movable="false"><body position="0,-2,0" /></box>
@@ -134,19 +168,19 @@ const experimentTmpl = `<?xml version="1.0" ?>
       <position method="uniform" min="-1.5,-1.5,0" max="1.5,1.5,0" />
       <orientation method="uniform" min="0,0,0" max="360,0,0" />
       <entity quantity="10" max_trials="100">
-        <{{.R.Tag}} id="r"><controller config="{{.C.Name}}" /></{{.R.Tag}}>
+        <{{.R.Tag}} id="{{.R.Prefix}}"><controller config="{{.C.Name}}" /></{{.R.Tag}}>
       </entity>
     </distribute>
   </arena>
   <physics_engines><dynamics2d id="dyn2d" /></physics_engines>
   <media />
-  <visualization><text file="{{.C.Name}}.tsv" precision="3" /></visualization>
+  <visualization><text file="{{.C.Name}}_{{.R.Key}}.tsv" precision="3" /></visualization>
 </argos-configuration>
 `
 
 const behaviorGo = `package {{.Pkg}}
 
-import "{{.B.Module}}/behaviortk"
+import "{{.Argos}}/behaviortk"
 
 // {{.Type}} is a behaviour (generated skeleton): it slows the robot down
 // in proportion to how close the nearest obstacle is. Replace Step with
@@ -176,9 +210,9 @@ const behaviorTest = `package {{.Pkg}}_test
 import (
 	"testing"
 
-	"{{.B.Module}}/behaviortk"
-	"{{.B.Module}}/ci"
-	"{{.B.Path}}"
+	"{{.Argos}}/behaviortk"
+	"{{.Argos}}/ci"
+	"{{.Path}}"
 )
 
 func TestSlowsDownNearObstacles(t *testing.T) {
@@ -200,4 +234,325 @@ func TestFreeRobotKeepsItsSpeed(t *testing.T) {
 		t.Fatalf("left wheel %g with nothing around; want 10", s.Out.Left)
 	}
 }
+`
+
+const loopGo = `// Package {{.L.Name}} holds the {{.L.Label}} loop functions (generated
+// skeleton): after every tick they record the robots' mean distance from
+// where they started as the metric mean_displacement_m (argos --out DIR
+// writes it to DIR/metrics.csv; argos plot DIR draws it). Replace the
+// hooks with your own measurements and changes to the experiment.
+//
+// Use them in an experiment with <loop_functions label="{{.L.Label}}" />.
+// Loop functions run in the simulator only: they are imported by
+// cmd/argos/main.go, never by the robot binary.
+package {{.L.Name}}
+
+import (
+	"math"
+
+	"{{.Argos}}/config"
+	"{{.Argos}}/simulator"
+)
+
+// Label is the label of these loop functions in .argos files.
+const Label = {{quote .L.Label}}
+
+func init() {
+	simulator.LoopFunctionsTypes.MustRegister(Label,
+		"Records the robots' mean distance from their start, mean_displacement_m, every tick (generated skeleton).",
+		func() simulator.LoopFunctions { return New() })
+}
+
+// LoopFunctions are the {{.L.Label}} loop functions.
+type LoopFunctions struct {
+	simulator.LoopFunctionsBase
+	sim   *simulator.Simulator
+	start [][2]float64
+	// Mean is the mean displacement after the last tick, in metres.
+	Mean float64
+}
+
+// New returns the loop functions.
+func New() *LoopFunctions { return &LoopFunctions{} }
+
+// Init notes where every robot starts.
+func (l *LoopFunctions) Init(sim *simulator.Simulator, _ *config.Node) error {
+	l.sim, l.start, l.Mean = sim, l.start[:0], 0
+	for i := range sim.NumRobots() {
+		p := sim.Robot(i).B().Pos
+		l.start = append(l.start, [2]float64{p.X, p.Y})
+	}
+	return nil
+}
+
+// Reset starts over from the robots' positions after the reset.
+func (l *LoopFunctions) Reset() error { return l.Init(l.sim, nil) }
+
+// PostStep records the mean displacement.
+func (l *LoopFunctions) PostStep() {
+	n := min(len(l.start), l.sim.NumRobots())
+	if n == 0 {
+		return
+	}
+	sum := 0.0
+	for i := range n {
+		p := l.sim.Robot(i).B().Pos
+		sum += math.Hypot(p.X-l.start[i][0], p.Y-l.start[i][1])
+	}
+	l.Mean = sum / float64(n)
+	l.sim.Metrics().Record("mean_displacement_m", l.Mean)
+}
+`
+
+const loopTest = `package {{.L.Name}}_test
+
+import (
+	"testing"
+
+	"{{.Argos}}/ci"
+	"{{.Argos}}/config"
+	"{{.Argos}}/simulator"
+	"{{.L.ImportPath}}"
+
+	_ "{{.Argos}}/simulator/physics/dynamics2d"
+)
+
+// driver drives straight ahead: a stand-in for a real controller.
+type driver struct{ wheels ci.DifferentialSteeringActuator }
+
+func (d *driver) Init(r ci.Robot, _ ci.Params) (err error) {
+	d.wheels, err = ci.GetActuator[ci.DifferentialSteeringActuator](r, ci.TagDifferentialSteering)
+	return err
+}
+func (d *driver) ControlStep()   { d.wheels.SetLinearVelocity(10, 10) }
+func (d *driver) Reset()         {}
+func (d *driver) Destroy() error { return nil }
+
+func init() {
+	ci.Controllers.MustRegister("{{.L.Name}}_test_driver", "test: drives straight", func() ci.Controller { return &driver{} })
+}
+
+const experiment = ` + "`" + `<?xml version="1.0" ?>
+<argos-configuration>
+  <framework><experiment length="1" ticks_per_second="10" random_seed="1" /></framework>
+  <controllers>
+    <{{.L.Name}}_test_driver id="d"><actuators><differential_steering implementation="default" /></actuators></{{.L.Name}}_test_driver>
+  </controllers>
+  <loop_functions label="{{.L.Label}}" />
+  <arena size="4, 4, 1" center="0,0,0.5">
+    <foot-bot id="fb0"><body position="0,0,0" orientation="0,0,0" /><controller config="d" /></foot-bot>
+    <foot-bot id="fb1"><body position="0,1,0" orientation="90,0,0" /><controller config="d" /></foot-bot>
+  </arena>
+  <physics_engines><dynamics2d id="dyn2d" /></physics_engines>
+  <media />
+</argos-configuration>
+` + "`" + `
+
+func TestRecordsTheMeanDisplacement(t *testing.T) {
+	exp, err := config.Parse("test.argos", []byte(experiment))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := simulator.New(exp, simulator.Options{Metrics: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	l, ok := sim.LoopFunctions().(*{{.L.Name}}.LoopFunctions)
+	if !ok {
+		t.Fatalf("the experiment's loop functions are %T", sim.LoopFunctions())
+	}
+	var samples []simulator.Sample
+	for range 10 {
+		if err := sim.Step(); err != nil {
+			t.Fatal(err)
+		}
+		samples = sim.TakeSamples(samples[:0])
+	}
+	// 1 s at 10 cm/s: both robots about 10 cm from their start.
+	if l.Mean < 0.05 || l.Mean > 0.15 {
+		t.Errorf("mean displacement %.3f m after 1 s at 10 cm/s", l.Mean)
+	}
+	if len(samples) != 1 || samples[0].Name != "mean_displacement_m" || samples[0].Value != l.Mean {
+		t.Errorf("samples of the last tick: %+v", samples)
+	}
+}
+`
+
+const goModTmpl = `module {{.P.Module}}
+
+go {{.P.GoVersion}}
+
+require {{.Argos}} {{.P.Require}}
+{{- if .P.Replace}}
+
+replace {{.Argos}} => {{.P.Replace}}
+{{- end}}
+`
+
+const argosMainTmpl = `// Command argos runs the experiments of {{.Name}} (argos -c FILE.argos;
+// argos -h lists the flags and subcommands). It is ARGoS-Go's argos with
+// this project's controllers and loop functions linked in: argos new
+// adds their imports here.
+package main
+
+import (
+	"{{.Argos}}/argoscli"
+
+	_ "{{.Ctrl.ImportPath}}"
+	_ "{{.Loop.ImportPath}}"
+	// ARGoS-Go's examples (footbot_diffusion_controller,
+	// foraging_loop_functions, ...), if you want them:
+	// _ "{{.Argos}}/controllers/examples"
+	// _ "{{.Argos}}/loop_functions/examples"
+)
+
+func main() { argoscli.Main() }
+`
+
+const robotMainTmpl = `// Command robot runs the controllers of {{.Name}} on a real robot:
+// argos robot build --model MODEL cross-compiles it into a bundle, argos
+// robot deploy copies it to the robot (make robot-MODEL does both). It
+// links the controllers imported here and no simulator code: never import
+// loop functions or the simulator from this file.
+package main
+
+import (
+	"{{.Argos}}/robotcli"
+
+	_ "{{.Ctrl.ImportPath}}"
+	// ARGoS-Go's example controllers, if you want them:
+	// _ "{{.Argos}}/controllers/examples"
+)
+
+func main() { robotcli.Main() }
+`
+
+const ciRunTmpl = `#!/usr/bin/env bash
+# CI entry point: the tests, every experiment briefly, and the robot
+# binaries cross-compiled and run under qemu-user against emulated robots
+# (make ci). It installs qemu-user-static when it is missing and apt-get
+# can.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v qemu-arm-static >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends qemu-user-static
+fi
+make ci
+`
+
+const makefileTmpl = `# {{.Name}}: robot controllers for ARGoS-Go.
+#
+#   make run            builds build/argos and runs EXP headless into a run folder
+#   make test           go vet and the unit tests, with the race detector
+#   make ci             the tests, every experiment for CI_SECONDS, the robot binaries
+#                       built and run under qemu against emulated robots (.ci/run)
+#   make robot-MODEL    a deployable bundle in build/robot-MODEL, MODEL one of
+#                       footbot, eyebot, epuck, pipuck, pipuck2; ROBOT=user@host also
+#                       copies it to the robot and restarts its service
+#
+# ROBOT_EXP and CTRL_ID choose the experiment and the controller entry of a robot
+# bundle (default: the first experiment of experiments/ with a controller entry the
+# robot can run).
+
+GO         ?= go
+BUILD      ?= build
+ARGOS      := $(BUILD)/argos
+EXP        ?= {{.RunExp}}
+ROBOT      ?=
+ROBOT_EXP  ?=
+CTRL_ID    ?=
+MODELS     := footbot eyebot epuck pipuck pipuck2
+# make ci: the models whose binary runs against an emulated robot, those only built.
+CI_CHECK   ?= footbot epuck
+CI_BUILD   ?= pipuck pipuck2
+CI_SECONDS ?= 3
+
+.PHONY: all build run test ci clean $(addprefix robot-,$(MODELS))
+
+all: build
+
+build:
+	$(GO) build -o $(ARGOS) ./cmd/argos
+
+run: build
+	$(ARGOS) -z -c $(EXP) --out $(BUILD)/runs/$(basename $(notdir $(EXP)))-$$(date +%Y%m%d-%H%M%S)
+
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+$(addprefix robot-,$(MODELS)): robot-%: build
+	$(ARGOS) robot $(if $(ROBOT),deploy --host $(ROBOT),build) --model $* $(if $(ROBOT_EXP),-c $(ROBOT_EXP)) $(if $(CTRL_ID),-i $(CTRL_ID))
+
+ci: test build
+	rm -rf $(BUILD)/ci
+	@for e in experiments/*.argos; do \
+	  echo "== $$e: $(CI_SECONDS) s"; \
+	  $(ARGOS) -z -c $$e --length $(CI_SECONDS) --progress off --out $(BUILD)/ci/$$(basename $$e .argos) || exit 1; \
+	done
+	@for m in $(CI_BUILD); do $(ARGOS) robot build --model $$m --out $(BUILD)/robot-$$m || exit 1; done
+	@for m in $(CI_CHECK); do $(ARGOS) robot check --model $$m || exit 1; done
+
+clean:
+	rm -rf $(BUILD)
+`
+
+const readmeTmpl = `# {{.Name}}
+
+Robot controllers for [ARGoS-Go](https://{{.Argos}}), written once against its control
+interface (` + "`ci`" + `) and run both in the simulator and on real robots.
+
+## Commands
+
+` + "```" + `sh
+make run     # builds build/argos and runs {{.RunExp}} headless into build/runs/
+make test    # go vet and the unit tests
+make ci      # tests, every experiment briefly, robot binaries run under qemu (.ci/run)
+` + "```" + `
+
+` + "`build/argos`" + ` is ARGoS-Go's ` + "`argos`" + ` with this project's controllers and loop functions
+linked in (` + "`cmd/argos/main.go`" + `): every flag works, for example
+
+` + "```" + `sh
+build/argos -c {{.RunExp}} --viz web      # watch it in the browser
+build/argos -c {{.RunExp}} -z --out runs/a && build/argos plot runs/a
+build/argos -q all                        # every controller, sensor, engine... linked in
+` + "```" + `
+
+## Layout
+
+| path | what |
+|---|---|
+| ` + "`controllers/`" + ` | one package per controller; ` + "`{{.Ctrl.Name}}`" + ` is the starter, for the foot-bot and the e-puck |
+| ` + "`loop_functions/`" + ` | hooks around each step of a simulation; ` + "`{{.Loop.Name}}`" + ` records a metric |
+| ` + "`experiments/`" + ` | ` + "`.argos`" + ` experiment files (ARGoS 3's format) |
+| ` + "`cmd/argos`, `cmd/robot`" + ` | the simulator and the robot binary: blank imports of your packages |
+
+## A new controller
+
+` + "```" + `sh
+build/argos new controller avoider --robot epuck --experiment   # --robot footbot,epuck for both
+go test ./controllers/avoider/
+make run EXP=experiments/avoider.argos
+` + "```" + `
+
+It registers as ` + "`epuck_avoider_controller`" + ` (ARGoS's naming), is added to both mains, and comes
+with unit tests on fake devices (` + "`ci/citest`" + `) and an experiment. ` + "`argos new behavior NAME`" + `
+and ` + "`argos new loop-functions NAME`" + ` write the other kinds. A controller imports only
+` + "`{{.Argos}}/ci`" + ` and ` + "`behaviortk`" + `, so it builds for the robots unchanged.
+
+## On a robot
+
+` + "```" + `sh
+make robot-epuck                          # build/robot-epuck/: binary, experiment, systemd unit, install.sh
+make robot-epuck ROBOT=root@epuck-3021    # and deploy it (ssh), then restart the service
+make robot-footbot ROBOT_EXP=experiments/{{.Ctrl.Name}}_footbot.argos CTRL_ID={{.Ctrl.Name}}
+build/argos robot check --model epuck     # the ARM binary under qemu against an emulated e-puck
+` + "```" + `
+
+On the robot, ` + "`journalctl -u argos-robot`" + ` follows the service; by hand:
+` + "`./argos-robot -c experiment.argos -i {{.Ctrl.Name}}`" + `.
 `

@@ -1,4 +1,10 @@
-package loop
+// Package foraging holds ARGoS's foraging_loop_functions (from the
+// argos3-examples foraging experiment): the floor with its nest and food
+// items, the hand-over of items to footbot_foraging_controller robots,
+// and the per-tick statistics file. Import it (or
+// github.com/argosgo/argos/loop_functions/examples) in the argos binary
+// to run experiments/foraging.argos.
+package foraging
 
 import (
 	"errors"
@@ -8,6 +14,7 @@ import (
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator"
+	"github.com/argosgo/argos/simulator/loop"
 )
 
 // ForagingLabel is the label of the foraging loop functions, as ARGoS's
@@ -68,7 +75,7 @@ type Foraging struct {
 	radius2         float64
 	perItem         int64
 	perWalking      int64
-	stats           statsFile
+	stats           loop.StatsFile
 	collected       int
 	energy          int64
 	walking         int
@@ -122,10 +129,10 @@ func (f *Foraging) Init(sim *simulator.Simulator, n *config.Node) error {
 	*f = Foraging{
 		sim: sim, items: make([]ci.Vector2, items), radius2: radius * radius,
 		perItem: perItem, perWalking: perWalking,
-		stats: statsFile{label: ForagingLabel, header: ForagingHeader, output: output},
+		stats: loop.StatsFile{Label: ForagingLabel, Header: ForagingHeader, Output: output},
 	}
 	f.scatter()
-	if err := f.stats.open(f.sim); err != nil {
+	if err := f.stats.Open(f.sim); err != nil {
 		return fn.AttrErrorf("output", "%v; give a file name in a folder that exists and can be written", err)
 	}
 	sim.World().Floor = f.FloorColor
@@ -210,7 +217,7 @@ func (f *Foraging) PreStep() {
 	}
 	f.checkedForagers = true
 	f.energy -= int64(f.walking) * f.perWalking
-	f.stats.printf("%d\t%d\t%d\t%d\t%d\n", f.sim.Tick(), f.walking, f.resting, f.collected, f.energy)
+	f.stats.Printf("%d\t%d\t%d\t%d\t%d\n", f.sim.Tick(), f.walking, f.resting, f.collected, f.energy)
 	if f.sim.MetricsEnabled() {
 		m := f.sim.Metrics()
 		m.Record("foraging.walking", float64(f.walking))
@@ -223,20 +230,20 @@ func (f *Foraging) PreStep() {
 // Reset zeroes the counters, scatters the items again as at the start and
 // truncates the statistics file.
 func (f *Foraging) Reset() error {
-	err := f.stats.close()
+	err := f.stats.Close()
 	f.collected, f.energy, f.walking, f.resting = 0, 0, 0, 0
 	f.scatter()
-	return errors.Join(err, f.stats.open(f.sim))
+	return errors.Join(err, f.stats.Open(f.sim))
 }
 
 // PostExperiment flushes the statistics file, so that it covers the ticks
 // run even when the run was cut short.
 func (f *Foraging) PostExperiment() {
-	f.stats.flush(f.sim)
+	f.stats.Flush(f.sim)
 }
 
 // Destroy closes the statistics file.
-func (f *Foraging) Destroy() error { return f.stats.close() }
+func (f *Foraging) Destroy() error { return f.stats.Close() }
 
 // Collected returns the number of items brought to the nest.
 func (f *Foraging) Collected() int { return f.collected }

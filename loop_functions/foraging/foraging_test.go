@@ -1,4 +1,4 @@
-package loop_test
+package foraging_test
 
 import (
 	"context"
@@ -10,8 +10,11 @@ import (
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/loop_functions/foraging"
 	"github.com/argosgo/argos/simulator"
-	"github.com/argosgo/argos/simulator/loop"
+
+	_ "github.com/argosgo/argos/controllers/diffusion"
+	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
 )
 
 // forager is a stand-in for footbot_foraging_controller: it drives at the
@@ -46,7 +49,7 @@ func (c *forager) PickUp(i int)              { c.carrying, c.item = true, i }
 func (c *forager) Drop() int                 { c.carrying = false; c.total++; return c.item }
 func (c *forager) Food() (carry bool, n int) { return c.carrying, c.total }
 
-var _ loop.Forager = (*forager)(nil)
+var _ foraging.Forager = (*forager)(nil)
 
 func init() {
 	ci.Controllers.MustRegister("loop_test_forager", "A fake forager for the loop functions' tests.",
@@ -88,7 +91,7 @@ const foragingXML = `<?xml version="1.0" ?>
 // newForaging builds the arena above with the given <foraging> attributes
 // and loop functions that the test drives by hand (the simulator gets
 // none).
-func newForaging(t *testing.T, attrs string) (*simulator.Simulator, *loop.Foraging) {
+func newForaging(t *testing.T, attrs string) (*simulator.Simulator, *foraging.Foraging) {
 	t.Helper()
 	exp, err := config.Parse("foraging_test.argos", []byte(fmt.Sprintf(foragingXML, attrs)))
 	if err != nil {
@@ -101,7 +104,7 @@ func newForaging(t *testing.T, attrs string) (*simulator.Simulator, *loop.Foragi
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sim.Close() })
-	lf := loop.NewForaging()
+	lf := foraging.NewForaging()
 	if err := lf.Init(sim, lfs.Node); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +124,7 @@ func move(t *testing.T, sim *simulator.Simulator, id string, p ci.Vector2) {
 
 // tick runs one tick as the simulator does: PreStep then PostStep around
 // the robots' control step (the loop functions are driven by hand here).
-func tick(t *testing.T, sim *simulator.Simulator, lf *loop.Foraging) {
+func tick(t *testing.T, sim *simulator.Simulator, lf *foraging.Foraging) {
 	t.Helper()
 	if err := sim.Step(); err != nil {
 		t.Fatal(err)
@@ -222,7 +225,7 @@ func TestForagingPickAndDrop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := loop.ForagingHeader + "\n1\t2\t1\t0\t-2\n2\t2\t1\t0\t-4\n3\t2\t1\t1\t994\n4\t2\t1\t1\t992\n"
+	want := foraging.ForagingHeader + "\n1\t2\t1\t0\t-2\n2\t2\t1\t0\t-4\n3\t2\t1\t1\t994\n4\t2\t1\t1\t992\n"
 	if string(data) != want {
 		t.Errorf("stats file:\n%s\nwant:\n%s", data, want)
 	}
@@ -246,7 +249,7 @@ func TestForagingReset(t *testing.T) {
 	tick(t, sim, lf)
 	lf.PostExperiment()
 	data, _ := os.ReadFile(sim.OutputPath("stats.txt"))
-	if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) != 2 || lines[0] != loop.ForagingHeader {
+	if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) != 2 || lines[0] != foraging.ForagingHeader {
 		t.Errorf("stats file after Reset and one tick: %q", lines)
 	}
 	if err := lf.Destroy(); err != nil {
@@ -284,7 +287,7 @@ func TestForagingRegisteredAndRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if len(lines) != 11 || lines[0] != loop.ForagingHeader || lines[10] != "10\t2\t1\t0\t-20" {
+	if len(lines) != 11 || lines[0] != foraging.ForagingHeader || lines[10] != "10\t2\t1\t0\t-20" {
 		t.Errorf("foraging.txt: %q", lines)
 	}
 }
@@ -313,7 +316,7 @@ func TestForagingDefaultsAndErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one mentioning %s and the file", tc.attrs, err, tc.want)
 		}
 	}
-	if _, err := simulator.LoopFunctionsTypes.Lookup(loop.ForagingLabel); err != nil || loop.ForagingLabel != "foraging_loop_functions" {
+	if _, err := simulator.LoopFunctionsTypes.Lookup(foraging.ForagingLabel); err != nil || foraging.ForagingLabel != "foraging_loop_functions" {
 		t.Error(err)
 	}
 }

@@ -1,4 +1,8 @@
-package loop
+// Package prey_retrieval holds the loop functions of the prey-retrieval
+// experiment (experiments/prey_retrieval.argos): they draw the nest on
+// the floor and record the deliveries of preys; the robots find the nest
+// with their own sensors.
+package prey_retrieval
 
 import (
 	"errors"
@@ -7,6 +11,7 @@ import (
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator"
+	"github.com/argosgo/argos/simulator/loop"
 	"github.com/argosgo/argos/simulator/physics"
 )
 
@@ -46,7 +51,7 @@ type PreyRetrieval struct {
 	delivered []int // tick of delivery, 0: not yet
 	first     int   // tick of the first delivery, 0: none
 
-	stats statsFile
+	stats loop.StatsFile
 }
 
 // NewPreyRetrieval returns prey-retrieval loop functions, ready for Init.
@@ -86,7 +91,7 @@ func (f *PreyRetrieval) Init(sim *simulator.Simulator, n *config.Node) error {
 	if f.stopAfter, err = pn.FloatOr("stop_after", -1); err != nil {
 		return err
 	}
-	f.stats = statsFile{label: PreyRetrievalLabel, header: PreyRetrievalHeader, output: pn.StringOr("output", "")}
+	f.stats = loop.StatsFile{Label: PreyRetrievalLabel, Header: PreyRetrievalHeader, Output: pn.StringOr("output", "")}
 	list, err := pn.String("preys")
 	if err != nil {
 		return err
@@ -108,7 +113,7 @@ func (f *PreyRetrieval) Init(sim *simulator.Simulator, n *config.Node) error {
 		return pn.AttrErrorf("preys", "list the ids of the preys, like preys=\"prey_yellow,prey_cyan\"")
 	}
 	f.delivered = make([]int, len(f.ids))
-	if err := f.stats.open(f.sim); err != nil {
+	if err := f.stats.Open(f.sim); err != nil {
 		return pn.AttrErrorf("output", "%v; give a file name in a folder that exists and can be written", err)
 	}
 	sim.World().Floor = f.FloorColor
@@ -176,7 +181,7 @@ func (f *PreyRetrieval) PostStep() {
 			f.first = t
 		}
 		f.sim.Logger().Infof("%s: prey %q delivered to the nest at tick %d (%.1f s)", PreyRetrievalLabel, f.ids[i], t, float64(t)*f.sim.TickLength())
-		f.stats.printf("%d\t%s\t%.4f\t%.4f\n", t, f.ids[i], b.Pos.X, b.Pos.Y)
+		f.stats.Printf("%d\t%s\t%.4f\t%.4f\n", t, f.ids[i], b.Pos.X, b.Pos.Y)
 	}
 	if f.sim.MetricsEnabled() {
 		n := 0
@@ -200,16 +205,16 @@ func (f *PreyRetrieval) IsExperimentFinished() bool {
 
 // Reset forgets the deliveries and truncates the statistics file.
 func (f *PreyRetrieval) Reset() error {
-	err := f.stats.close()
+	err := f.stats.Close()
 	clear(f.delivered)
 	f.first = 0
-	return errors.Join(err, f.stats.open(f.sim))
+	return errors.Join(err, f.stats.Open(f.sim))
 }
 
 // PostExperiment flushes the statistics file.
 func (f *PreyRetrieval) PostExperiment() {
-	f.stats.flush(f.sim)
+	f.stats.Flush(f.sim)
 }
 
 // Destroy closes the statistics file.
-func (f *PreyRetrieval) Destroy() error { return f.stats.close() }
+func (f *PreyRetrieval) Destroy() error { return f.stats.Close() }

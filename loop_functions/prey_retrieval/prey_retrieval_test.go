@@ -1,4 +1,4 @@
-package loop_test
+package prey_retrieval_test
 
 import (
 	"fmt"
@@ -9,10 +9,12 @@ import (
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/loop_functions/prey_retrieval"
 	"github.com/argosgo/argos/simulator"
-	"github.com/argosgo/argos/simulator/loop"
 
 	_ "github.com/argosgo/argos/controllers/gripping"
+
+	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
 )
 
 // preyXML is ARGoS's gripping example with a nest: the foot-bot drives
@@ -42,7 +44,7 @@ const preyXML = `<?xml version="1.0" ?>
   <media />
 </argos-configuration>`
 
-func preySim(t *testing.T, element string, opt simulator.Options) (*simulator.Simulator, *loop.PreyRetrieval) {
+func preySim(t *testing.T, element string, opt simulator.Options) (*simulator.Simulator, *prey_retrieval.PreyRetrieval) {
 	t.Helper()
 	sim, err := preySimErr(element, opt)
 	if err != nil {
@@ -53,7 +55,7 @@ func preySim(t *testing.T, element string, opt simulator.Options) (*simulator.Si
 			t.Error(err)
 		}
 	})
-	lf, ok := sim.LoopFunctions().(*loop.PreyRetrieval)
+	lf, ok := sim.LoopFunctions().(*prey_retrieval.PreyRetrieval)
 	if !ok {
 		t.Fatalf("the loop functions are a %T", sim.LoopFunctions())
 	}
@@ -119,7 +121,7 @@ func TestPreyRetrievalDelivery(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if len(lines) != 2 || lines[0] != loop.PreyRetrievalHeader || !strings.HasPrefix(lines[1], fmt.Sprintf("%d\tprey\t", tick)) {
+	if len(lines) != 2 || lines[0] != prey_retrieval.PreyRetrievalHeader || !strings.HasPrefix(lines[1], fmt.Sprintf("%d\tprey\t", tick)) {
 		t.Errorf("prey.txt:\n%s", data)
 	}
 

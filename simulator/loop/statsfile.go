@@ -9,59 +9,61 @@ import (
 	"github.com/argosgo/argos/simulator"
 )
 
-// statsFile is the per-tick statistics file of ARGoS-style loop functions
+// StatsFile is the per-tick statistics file of ARGoS-style loop functions
 // (their output attribute): a header line, then one line per tick. Write
-// errors are kept and reported once, on flush or close.
-type statsFile struct {
-	label  string // the loop functions' label, for errors
-	output string // "" writes nothing
-	header string
+// errors are kept and reported once, on flush or close. Set the exported
+// fields, call Open in Init (and again in Reset, after Close), Printf in
+// PostStep, Flush in PostExperiment and Close in Destroy.
+type StatsFile struct {
+	Label  string // the loop functions' label, for errors
+	Output string // the file; "" writes nothing; relative paths land in the run folder
+	Header string // the first line
 	file   *os.File
 	w      *bufio.Writer
 	err    error
 }
 
-// open (re)creates the file (relative paths land in the run folder) and
+// Open (re)creates the file (relative paths land in the run folder) and
 // writes the header.
-func (s *statsFile) open(sim *simulator.Simulator) error {
-	if s.output == "" {
+func (s *StatsFile) Open(sim *simulator.Simulator) error {
+	if s.Output == "" {
 		return nil
 	}
-	file, err := os.Create(sim.OutputPath(s.output))
+	file, err := os.Create(sim.OutputPath(s.Output))
 	if err != nil {
 		return err
 	}
 	s.file, s.w, s.err = file, bufio.NewWriter(file), nil
-	_, s.err = fmt.Fprintln(s.w, s.header)
+	_, s.err = fmt.Fprintln(s.w, s.Header)
 	return nil
 }
 
-// printf writes to the file, if it is open and has not failed.
-func (s *statsFile) printf(format string, args ...any) {
+// Printf writes to the file, if it is open and has not failed.
+func (s *StatsFile) Printf(format string, args ...any) {
 	if s.w != nil && s.err == nil {
 		_, s.err = fmt.Fprintf(s.w, format, args...)
 	}
 }
 
-// flush writes out what is buffered, logging a failure.
-func (s *statsFile) flush(sim *simulator.Simulator) {
+// Flush writes out what is buffered, logging a failure.
+func (s *StatsFile) Flush(sim *simulator.Simulator) {
 	if s.w == nil {
 		return
 	}
 	if err := errors.Join(s.err, s.w.Flush()); err != nil {
-		sim.Logger().Errorf("%s: writing %s: %v", s.label, s.output, err)
+		sim.Logger().Errorf("%s: writing %s: %v", s.Label, s.Output, err)
 	}
 }
 
-// close flushes and closes the file.
-func (s *statsFile) close() error {
+// Close flushes and closes the file.
+func (s *StatsFile) Close() error {
 	if s.file == nil {
 		return nil
 	}
 	err := errors.Join(s.err, s.w.Flush(), s.file.Close())
 	s.file, s.w = nil, nil
 	if err != nil {
-		return fmt.Errorf("loop: %s: writing %s: %w", s.label, s.output, err)
+		return fmt.Errorf("loop: %s: writing %s: %w", s.Label, s.Output, err)
 	}
 	return nil
 }

@@ -69,11 +69,19 @@ func (f *Folder) Dir() string { return f.dir }
 // Path returns the path of a file in the folder.
 func (f *Folder) Path(name string) string { return filepath.Join(f.dir, name) }
 
+// Overrides are the framework settings the command line changed; nil
+// fields were left as the file has them.
+type Overrides struct {
+	Threads *int
+	// Length is the experiment's length in seconds.
+	Length *float64
+}
+
 // WriteExperiment writes the experiment file as run: data is the file's
-// content as read, with random_seed set to seed (and threads to the
-// number used, when the command line changed it).
-func (f *Folder) WriteExperiment(exp *config.Experiment, data []byte, seed uint64, threads *int) error {
-	out, err := AsRun(exp, data, seed, threads)
+// content as read, with random_seed set to seed (and the settings the
+// command line changed).
+func (f *Folder) WriteExperiment(exp *config.Experiment, data []byte, seed uint64, o Overrides) error {
+	out, err := AsRun(exp, data, seed, o)
 	if err != nil {
 		return err
 	}
@@ -174,9 +182,10 @@ func ShellQuote(args []string) string {
 }
 
 // AsRun returns the experiment file's content with random_seed set to
-// seed in its <experiment> element (and threads in <system> when threads
-// is not nil); everything else, comments included, is kept as written.
-func AsRun(exp *config.Experiment, data []byte, seed uint64, threads *int) ([]byte, error) {
+// seed in its <experiment> element (and threads in <system>, length in
+// <experiment> when o sets them); everything else, comments included, is
+// kept as written.
+func AsRun(exp *config.Experiment, data []byte, seed uint64, o Overrides) ([]byte, error) {
 	fw := exp.Framework.Node
 	if fw == nil {
 		return nil, errors.New("record: the experiment has no <framework>")
@@ -184,11 +193,16 @@ func AsRun(exp *config.Experiment, data []byte, seed uint64, threads *int) ([]by
 	out := data
 	var err error
 	if e := fw.FirstChild("experiment"); e != nil {
+		if o.Length != nil {
+			if out, err = setAttr(out, e, "length", strconv.FormatFloat(*o.Length, 'g', -1, 64)); err != nil {
+				return nil, err
+			}
+		}
 		if out, err = setAttr(out, e, "random_seed", strconv.FormatUint(seed, 10)); err != nil {
 			return nil, err
 		}
 	}
-	if threads != nil {
+	if threads := o.Threads; threads != nil {
 		if s := fw.FirstChild("system"); s != nil {
 			out, err = setAttr(out, s, "threads", strconv.Itoa(*threads))
 		} else {

@@ -12,27 +12,32 @@ import (
 )
 
 func TestAsRun(t *testing.T) {
-	two := 2
+	two, five := 2, 5.5
 	cases := []struct {
 		name, in string
 		threads  *int
+		length   *float64
 		want     []string
 		notWant  []string
 	}{
 		{"replace", `<argos-configuration><framework><experiment length="1" random_seed="0" ticks_per_second="10"/></framework><controllers/><arena size="1,1,1"/></argos-configuration>`,
-			nil, []string{`random_seed="77"`}, []string{`random_seed="0"`}},
+			nil, nil, []string{`random_seed="77"`}, []string{`random_seed="0"`}},
 		{"insert", `<argos-configuration><framework>
   <experiment length="1"
      ticks_per_second="10" /></framework><controllers/><arena size="1,1,1"/></argos-configuration>`,
-			nil, []string{`ticks_per_second="10" random_seed="77" />`}, nil},
+			nil, nil, []string{`ticks_per_second="10" random_seed="77" />`}, nil},
 		{"single quotes and a > in a value", `<argos-configuration><framework><experiment length='1' random_seed='5' ticks_per_second="10"/></framework><controllers/><arena size="1,1,1"><box id="a>b" size="1,1,1" movable="false"><body position="0,0,0"/></box></arena></argos-configuration>`,
-			nil, []string{`random_seed='77'`}, nil},
+			nil, nil, []string{`random_seed='77'`}, nil},
 		{"a comment and a lookalike before", `<!-- <experiment random_seed="9"/> --><argos-configuration><framework><experiments_note/><experiment length="1" ticks_per_second="10" random_seed="9"/></framework><controllers/><arena size="1,1,1"/></argos-configuration>`,
-			nil, []string{`<!-- <experiment random_seed="9"/> -->`, `<experiment length="1" ticks_per_second="10" random_seed="77"/>`}, nil},
+			nil, nil, []string{`<!-- <experiment random_seed="9"/> -->`, `<experiment length="1" ticks_per_second="10" random_seed="77"/>`}, nil},
 		{"threads", `<argos-configuration><framework><system threads="0"/><experiment ticks_per_second="10"/></framework><controllers/><arena size="1,1,1"/></argos-configuration>`,
-			&two, []string{`<system threads="2"/>`, `random_seed="77"`}, nil},
+			&two, nil, []string{`<system threads="2"/>`, `random_seed="77"`}, nil},
 		{"threads without system", `<argos-configuration><framework><experiment ticks_per_second="10"/></framework><controllers/><arena size="1,1,1"/></argos-configuration>`,
-			&two, []string{`<framework><system threads="2" />`}, nil},
+			&two, nil, []string{`<framework><system threads="2" />`}, nil},
+		{"length", `<argos-configuration><framework><experiment length="100" ticks_per_second="10"/></framework><controllers/><arena size="1,1,1"/></argos-configuration>`,
+			nil, &five, []string{`length="5.5"`}, []string{`length="100"`}},
+		{"length not given in the file", `<argos-configuration><framework><experiment ticks_per_second="10"/></framework><controllers/><arena size="1,1,1"/></argos-configuration>`,
+			nil, &five, []string{`length="5.5"`}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -40,7 +45,7 @@ func TestAsRun(t *testing.T) {
 			if err != nil {
 				t.Skipf("not an experiment config.Parse accepts: %v", err)
 			}
-			out, err := record.AsRun(exp, []byte(c.in), 77, c.threads)
+			out, err := record.AsRun(exp, []byte(c.in), 77, record.Overrides{Threads: c.threads, Length: c.length})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,6 +65,9 @@ func TestAsRun(t *testing.T) {
 			}
 			if back.Framework.RandomSeed != 77 {
 				t.Errorf("seed %d", back.Framework.RandomSeed)
+			}
+			if c.length != nil && back.Framework.Length != *c.length {
+				t.Errorf("length %g", back.Framework.Length)
 			}
 			if c.threads != nil && back.Framework.Threads != *c.threads {
 				t.Errorf("threads %d", back.Framework.Threads)

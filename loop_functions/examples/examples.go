@@ -1,0 +1,14 @@
+// Package examples links every example loop function of this repository
+// into a simulator binary with one blank import:
+//
+//	import _ "github.com/argosgo/argos/loop_functions/examples"
+//
+// Loop functions live in the simulator only: never import this package
+// from a robot binary (use github.com/argosgo/argos/controllers/examples
+// there).
+package examples
+
+import (
+	_ "github.com/argosgo/argos/loop_functions/foraging"
+	_ "github.com/argosgo/argos/loop_functions/prey_retrieval"
+)
