@@ -55,10 +55,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 1
+		return exitOf(err)
 	}
 	var cfgs []benchConfig
 	rs, err1 := ints(*robots)

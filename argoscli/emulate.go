@@ -48,10 +48,7 @@ and at the end a summary of the robot's path.
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 1
+		return exitOf(err)
 	}
 	fail := func(err error) int { fmt.Fprintf(stderr, "argos emulate: %v\n", err); return 1 }
 	if *file == "" {

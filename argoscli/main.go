@@ -125,10 +125,7 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 1
+		return exitOf(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "argos: unexpected argument %q; give the experiment with -c FILE.argos\n", fs.Arg(0))

@@ -49,19 +49,9 @@ func runNew(args []string, stdout, stderr io.Writer) int {
 	replace := fs.String("replace", "", "a checkout of ARGoS-Go the new project uses instead of a published version (a replace directive)")
 	version := fs.String("version", "", "the version of ARGoS-Go a new project requires (default: this binary's)")
 	// Flags may come before or after the name.
-	var rest []string
-	for a := args[1:]; len(a) > 0; {
-		if err := fs.Parse(a); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 1
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		rest = append(rest, fs.Arg(0))
-		a = fs.Args()[1:]
+	rest, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return exitOf(err)
 	}
 	if len(rest) != 1 {
 		fmt.Fprintf(stderr, "argos new %s: give one name\n", kind)

@@ -26,20 +26,9 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: argos plot [-o DIR] RUN_DIR\n\nDraws every metric of RUN_DIR/metrics.csv (a run folder of argos --out) over simulated time:\nper-tick metrics as a line, per-robot metrics as the mean across robots with\nthe bands of one standard deviation and of the lowest to the highest robot.\n\n")
 		fs.PrintDefaults()
 	}
-	// flags may follow the folder
-	var rest []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 1
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		rest = append(rest, fs.Arg(0))
-		args = fs.Args()[1:]
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitOf(err)
 	}
 	if len(rest) != 1 {
 		fmt.Fprintln(stderr, "argos plot: give one run folder: argos plot RUN_DIR")
@@ -105,4 +94,29 @@ func fileName(s string) string {
 		return "metric"
 	}
 	return b.String()
+}
+
+// parseInterspersed parses args with fs, letting flags come before and
+// after the positional arguments, which it returns.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return rest, nil
+}
+
+// exitOf is the exit status of a failed flag parse: 0 for -h.
+func exitOf(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 1
 }

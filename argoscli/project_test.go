@@ -101,7 +101,10 @@ func TestYourOwnProject(t *testing.T) {
 	}
 	runs, _ := filepath.Glob(filepath.Join(proj, "build", "runs", "*", "metrics.csv"))
 	if len(runs) != 1 || !strings.Contains(readFile(t, runs[0]), "mean_displacement_m") {
-		t.Errorf("make run's run folder has no metric of the census loop functions: %v", runs)
+		t.Fatalf("make run's run folder has no metric of the census loop functions: %v", runs)
+	}
+	if info := readFile(t, filepath.Join(filepath.Dir(runs[0]), "run.json")); !strings.Contains(info, "example.com/mybots devel, github.com/argosgo/argos v0.0.0-00010101000000-000000000000") || !strings.Contains(info, root) {
+		t.Errorf("run.json does not name the project and the ARGoS-Go it links:\n%s", info)
 	}
 	out = run(proj, "build/argos", "-z", "-c", "experiments/epuck_obstacleavoidance.argos", "--length", "10")
 	if !strings.Contains(out, "50 robots") || !strings.Contains(out, "ran 100 ticks") {

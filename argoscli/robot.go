@@ -209,10 +209,7 @@ Models: `+strings.Join(boards.Names(), ", ")+"\n")
 		return 1
 	}
 	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 1
+		return exitOf(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "argos robot %s: unexpected argument %q\n", verb, fs.Arg(0))

@@ -133,12 +133,33 @@ func (f *Folder) write(name string, data []byte) error {
 
 // Version returns the version of the running binary: the module version,
 // or the VCS revision it was built from (with "+dirty" for uncommitted
-// changes), or "devel".
+// changes), or "devel". A binary of another module (a project's own
+// argos) also names the ARGoS-Go version it links, as "MODULE VERSION,
+// github.com/argosgo/argos VERSION".
 func Version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "devel"
 	}
+	v := mainVersion(bi)
+	if bi.Main.Path == "" || bi.Main.Path == argosModule {
+		return v
+	}
+	for _, d := range bi.Deps {
+		if d.Path == argosModule {
+			dv := d.Version
+			if d.Replace != nil {
+				dv += " => " + d.Replace.Path
+			}
+			return bi.Main.Path + " " + v + ", " + argosModule + " " + dv
+		}
+	}
+	return bi.Main.Path + " " + v
+}
+
+const argosModule = "github.com/argosgo/argos"
+
+func mainVersion(bi *debug.BuildInfo) string {
 	v := bi.Main.Version
 	var rev, dirty string
 	for _, s := range bi.Settings {
