@@ -40,6 +40,7 @@ func sections() []section {
 		sectionOf("loop functions", simulator.LoopFunctionsTypes),
 		sectionOf("media", simulator.Media),
 		sectionOf("visualizations", simulator.Visualizations),
+		sectionOf("user functions", simulator.UserFunctionsTypes),
 	}
 }
 

@@ -34,6 +34,7 @@ type Simulator struct {
 	media   []Medium
 	byID    map[string]int // entity id -> body handle
 	loop    LoopFunctions
+	user    UserFunctions // userfuncs.go
 	vis     []Visualization
 	pool    *pool
 	closed  bool
@@ -47,6 +48,8 @@ type Simulator struct {
 	coord   coordState   // coordinate.go
 	spots   spotSources  // spots.go
 	own     ownership    // assign.go
+	// selected is the entity the viewer selected (userfuncs.go).
+	selected string
 }
 
 // robot is a simulated robot with its controller and devices.
@@ -374,6 +377,9 @@ func (s *Simulator) Reset() error {
 	if s.loop != nil {
 		errs = append(errs, s.loop.Reset())
 	}
+	if r, ok := s.user.(Resetter); ok {
+		r.Reset()
+	}
 	s.updateWorld()
 	errs = append(errs, s.senseControl(), s.draw())
 	return errors.Join(errs...)
@@ -395,6 +401,9 @@ func (s *Simulator) Close() error {
 	}
 	if s.loop != nil {
 		errs = append(errs, s.loop.Destroy())
+	}
+	if s.user != nil {
+		errs = append(errs, s.user.Destroy())
 	}
 	for _, v := range s.vis {
 		errs = append(errs, v.Close())

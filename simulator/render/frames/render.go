@@ -9,7 +9,8 @@
 //
 // A frame shows the floor colours, walls, boxes and cylinders (static ones
 // grey, movable ones brown) with their LEDs, robots with their heading and
-// LED colours, lights, laser spots, and the tick and simulated time.
+// LED colours, lights, laser spots, what the experiment's user functions
+// draw (simulator.UserFunctions), and the tick and simulated time.
 package frames
 
 import (
@@ -49,6 +50,9 @@ type Renderer struct {
 	w, h   int
 	floor  *image.RGBA
 	ras    vector.Rasterizer
+	// what the experiment's user functions draw (overlay.go)
+	canvas simulator.Canvas
+	tint   map[string]color.RGBA
 }
 
 // NewRenderer returns a renderer whose images are width pixels wide (the
@@ -87,6 +91,10 @@ func (r *Renderer) Render(img *image.RGBA) *image.RGBA {
 	}
 	draw.Draw(img, img.Bounds(), r.floor, image.Point{}, draw.Src)
 	r.grid(img)
+	user := r.sim.DrawUser(&r.canvas)
+	if user {
+		r.tints()
+	}
 	sp := r.sim.Space()
 	robots := map[int]*entity.Robot{}
 	for i := 0; i < r.sim.NumRobots(); i++ {
@@ -130,6 +138,9 @@ func (r *Renderer) Render(img *image.RGBA) *image.RGBA {
 		p := l.Position.XY()
 		r.disc(img, p, 0.12, rgba(l.Color, 70), nil)
 		r.disc(img, p, 0.05, rgba(l.Color, 255), &outlineColor)
+	}
+	if user {
+		r.overlay(img)
 	}
 	r.label(img, r.sim.Tick(), float64(r.sim.Tick())*r.sim.TickLength())
 	return img
@@ -224,7 +235,11 @@ func boxCorners(b *space.Body) [4]ci.Vector2 {
 
 // robot draws a robot: body, heading and LEDs.
 func (r *Renderer) robot(img *image.RGBA, b *space.Body, rb *entity.Robot) {
-	r.disc(img, b.Pos, b.Radius, robotColor, &outlineColor)
+	body := robotColor
+	if c, ok := r.tint[rb.ID]; ok {
+		body = c
+	}
+	r.disc(img, b.Pos, b.Radius, body, &outlineColor)
 	// heading: a triangle pointing forward
 	h := b.Heading()
 	n := ci.Vector2{X: -h.Y, Y: h.X}
