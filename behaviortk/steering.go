@@ -1,6 +1,7 @@
 package behaviortk
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/argosgo/argos/ci"
@@ -84,4 +85,49 @@ func (s *Steering) Speeds(heading ci.Vector2) (left, right float64) {
 		return slow, fast
 	}
 	return fast, slow
+}
+
+// ParseWheelTurning reads ARGoS's <wheel_turning> element of a
+// controller's <params> over def: hard_turn_angle_threshold,
+// soft_turn_angle_threshold and no_turn_angle_threshold in degrees
+// ([0, 180]; the hard one above 0) and max_speed in cm/s (finite, 0 or
+// more). A
+// missing element or attribute keeps def's value.
+func ParseWheelTurning(p ci.Params, def WheelTurning) (WheelTurning, error) {
+	w := p.ChildOr("wheel_turning")
+	out := def
+	for _, f := range []struct {
+		attr    string
+		v       *float64
+		degrees bool
+	}{
+		{"hard_turn_angle_threshold", &out.HardTurnAngle, true},
+		{"soft_turn_angle_threshold", &out.SoftTurnAngle, true},
+		{"no_turn_angle_threshold", &out.NoTurnAngle, true},
+		{"max_speed", &out.MaxSpeed, false},
+	} {
+		d := *f.v
+		if f.degrees {
+			d = ci.Degrees(d)
+		}
+		v, err := w.FloatOr(f.attr, d)
+		if err != nil {
+			return def, fmt.Errorf("behaviortk: %w", err)
+		}
+		hi := math.Inf(1)
+		if f.degrees {
+			hi = 180
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > hi {
+			return def, fmt.Errorf("behaviortk: %s: %s=%q is out of range; give a number in [0, %g], like %g", w.Location(), f.attr, w.Attrs[f.attr], hi, d)
+		}
+		if f.degrees {
+			v = ci.Radians(v)
+		}
+		*f.v = v
+	}
+	if out.HardTurnAngle <= 0 {
+		return def, fmt.Errorf("behaviortk: %s: hard_turn_angle_threshold must be above 0 degrees, like 90", w.Location())
+	}
+	return out, nil
 }

@@ -68,13 +68,9 @@ func (p Params) LennardJones(d float64) float64 {
 func ParseParams(p ci.Params) (Params, error) {
 	out := DefaultParams()
 	r := reader{}
-	w := p.ChildOr("wheel_turning")
-	out.Turning.HardTurnAngle = r.degrees(w, "hard_turn_angle_threshold", out.Turning.HardTurnAngle)
-	out.Turning.SoftTurnAngle = r.degrees(w, "soft_turn_angle_threshold", out.Turning.SoftTurnAngle)
-	out.Turning.NoTurnAngle = r.degrees(w, "no_turn_angle_threshold", out.Turning.NoTurnAngle)
-	out.Turning.MaxSpeed = r.float(w, "max_speed", out.Turning.MaxSpeed, false)
-	if r.err == nil && out.Turning.HardTurnAngle <= 0 {
-		r.err = fmt.Errorf("flocking: %s: hard_turn_angle_threshold must be above 0 degrees, like 90", w.Location())
+	var err error
+	if out.Turning, err = behaviortk.ParseWheelTurning(p, out.Turning); err != nil {
+		return out, fmt.Errorf("flocking: %w", err)
 	}
 	f := p.ChildOr("flocking")
 	out.TargetDistance = r.float(f, "target_distance", out.TargetDistance, true)
@@ -200,15 +196,4 @@ func (r *reader) float(p ci.Params, attr string, def float64, positive bool) flo
 		r.err = fmt.Errorf("flocking: %s: %s=%q is out of range; give a finite number %s, like %g", p.Location(), attr, p.Attrs[attr], want, def)
 	}
 	return v
-}
-
-func (r *reader) degrees(p ci.Params, attr string, def float64) float64 {
-	if r.err != nil {
-		return def
-	}
-	v := r.float(p, attr, ci.Degrees(def), false)
-	if r.err == nil && v > 180 {
-		r.err = fmt.Errorf("flocking: %s: %s=%q is out of range; give degrees in [0, 180], like %g", p.Location(), attr, p.Attrs[attr], ci.Degrees(def))
-	}
-	return ci.Radians(v)
 }

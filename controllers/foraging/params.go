@@ -72,13 +72,11 @@ func ParseParams(p ci.Params) (Params, error) {
 	}
 	out.Delta = r.float(d, "delta", out.Delta, 0, math.Inf(1))
 
-	w := p.ChildOr("wheel_turning")
-	out.Turning.HardTurnAngle = r.degrees(w, "hard_turn_angle_threshold", out.Turning.HardTurnAngle)
-	out.Turning.SoftTurnAngle = r.degrees(w, "soft_turn_angle_threshold", out.Turning.SoftTurnAngle)
-	out.Turning.NoTurnAngle = r.degrees(w, "no_turn_angle_threshold", out.Turning.NoTurnAngle)
-	out.Turning.MaxSpeed = r.float(w, "max_speed", out.Turning.MaxSpeed, 0, math.Inf(1))
-	if r.err == nil && out.Turning.HardTurnAngle <= 0 {
-		r.err = fmt.Errorf("foraging: %s: hard_turn_angle_threshold must be above 0 degrees, like 90", w.Location())
+	if r.err == nil {
+		var err error
+		if out.Turning, err = behaviortk.ParseWheelTurning(p, out.Turning); err != nil {
+			r.err = fmt.Errorf("foraging: %w", err)
+		}
 	}
 
 	s := p.ChildOr("state")
@@ -117,10 +115,6 @@ func (r *reader) float(p ci.Params, attr string, def, lo, hi float64) float64 {
 		r.err = fmt.Errorf("foraging: %s: %s=%q is out of range; give a number in [%g, %g], like %g", p.Location(), attr, p.Attrs[attr], lo, hi, def)
 	}
 	return v
-}
-
-func (r *reader) degrees(p ci.Params, attr string, def float64) float64 {
-	return ci.Radians(r.float(p, attr, ci.Degrees(def), 0, 180))
 }
 
 func (r *reader) ticks(p ci.Params, attr string, def int) int {
