@@ -14,6 +14,7 @@ package examples
 import (
 	_ "github.com/argosgo/argos/controllers/diffusion"
 	_ "github.com/argosgo/argos/controllers/eyebot_hover"
+	_ "github.com/argosgo/argos/controllers/fixed_wheels"
 	_ "github.com/argosgo/argos/controllers/flocking"
 	_ "github.com/argosgo/argos/controllers/foraging"
 	_ "github.com/argosgo/argos/controllers/gripping"

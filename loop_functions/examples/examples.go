@@ -11,4 +11,5 @@ package examples
 import (
 	_ "github.com/argosgo/argos/loop_functions/foraging"
 	_ "github.com/argosgo/argos/loop_functions/prey_retrieval"
+	_ "github.com/argosgo/argos/loop_functions/trace"
 )
