@@ -17,8 +17,11 @@
 // wrong:
 //
 //   - a tick that has not finished at the end of its period (an overrun)
-//     is logged and the wheels are commanded to zero at once; the loop
-//     goes on, and the next tick that finishes in time drives them again;
+//     has the wheels commanded to zero at once, and its own commands are
+//     never sent: the runtime does not call its Act, and a Stop
+//     supersedes an Act already under way ([Supersede]: no retry of a
+//     driver resends a command older than the stop). The loop goes on,
+//     and the next tick that finishes in time drives the wheels again;
 //   - a tick that has not finished after [Options.StallAfter] (a stalled
 //     tick) ends the run with [ErrStalled]; the controller is not
 //     destroyed, since its ControlStep may still be running;
@@ -27,10 +30,14 @@
 //     error is logged; the loop recovers at the first tick that works.
 //     After [Options.MaxFailures] failed ticks in a row the run ends with
 //     [ErrDeviceLost];
-//   - a panic in ControlStep ends the run with [ErrControllerPanic];
-//   - a cancelled context (SIGINT, SIGTERM in the robot command) ends the
-//     run after the current tick, with no error.
+//   - a panic in ControlStep ends the run with a [PanicError] (wrapping
+//     [ErrControllerPanic]) that names the file:line of the panicking
+//     frame; the whole stack goes to the log at debug level;
+//   - a cancelled context (a terminating signal in the robot command)
+//     ends the run after the current tick, with no error.
 //
+// The wheels are stopped before anything about the end of the run is
+// logged, and the log says "wheels stopped" only after a stop went out.
 // In every case [Runtime.Close] then stops the wheels again, calls the
 // controller's Destroy (except after a stall) and closes the driver.
 //

@@ -18,13 +18,21 @@ import (
 // Sense, Act and Close are called from one goroutine at a time; Stop may
 // be called from another goroutine while Sense or Act runs, and must then
 // wait for the bus rather than interleave with them.
+//
+// A Stop is final for the tick in progress (one that began with Sense):
+// no later write of that tick's commands, retries included, may undo it,
+// and an Act that follows it returns an error wrapping ErrSuperseded
+// without sending them. A driver whose Sense also writes the actuators'
+// state sends it stopped after a Stop, until the next Act. [Supersede]
+// does the bookkeeping.
 type Driver interface {
 	// Sense reads every declared sensor into its device's readings.
 	Sense() error
 	// Act sends what the controller set on the declared actuators.
 	Act() error
 	// Stop commands the actuators to their safe state (wheels at zero)
-	// right away, whatever the controller set.
+	// right away, whatever the controller set. It returns nil only when
+	// the stop went out.
 	Stop() error
 	// Sensor and Actuator return the device built for a declared tag.
 	Sensor(tag string) (any, bool)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -48,6 +49,9 @@ type TickStats struct {
 	Sense, Control, Act time.Duration
 	// Err is the tick's failure (nil when it worked).
 	Err error
+	// Overran is set when the tick did not finish within its period: the
+	// wheels were stopped and the tick's commands not sent.
+	Overran bool
 }
 
 // Runtime runs one controller on one driver. Make it with Open or New,
@@ -60,9 +64,10 @@ type Runtime struct {
 	log    logrus.FieldLogger
 	period time.Duration
 
-	req  chan struct{}
-	done chan TickStats
-	tick int
+	req     chan struct{}
+	done    chan TickStats
+	tick    int
+	overran atomic.Bool // the tick in progress overran: its Act is not called
 
 	mu       sync.Mutex
 	stalled  bool
@@ -107,7 +112,9 @@ func New(drv Driver, spec Spec, opt Options) (*Runtime, error) {
 func (rt *Runtime) initController() (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("realrobot: controller %q (%s): Init panicked: %v: %w", rt.spec.ID, rt.spec.Label, p, ErrControllerPanic)
+			pe := recovered(rt.spec.Controller, fmt.Sprintf("controller %q (%s): Init panicked", rt.spec.ID, rt.spec.Label), p)
+			rt.log.Debugf("%s: the stack of the panic:\n%s", pe.What, pe.Stack)
+			err = pe
 		}
 	}()
 	if err := rt.spec.Controller.Init(rt.robot, rt.spec.Params); err != nil {
@@ -128,20 +135,33 @@ func (rt *Runtime) Ticks() int { return rt.tick }
 // Run runs ticks until Options.Ticks are done, ctx is cancelled (no
 // error) or a fault ends the run (ErrControllerPanic, ErrDeviceLost,
 // ErrStalled, wrapped with what happened). The wheels are stopped when it
-// returns. Call Close afterwards.
+// returns, and stopped before anything about the end of the run is
+// logged, so that a log output that fails (a closed pipe) cannot keep
+// them running. Call Close afterwards.
 func (rt *Runtime) Run(ctx context.Context) error {
-	err := rt.run(ctx)
-	if serr := rt.stopWheels("end of run"); serr != nil && err == nil {
-		err = serr
+	cause, err := rt.run(ctx)
+	serr := rt.stopWheels("end of run")
+	switch {
+	case cause != nil && serr == nil:
+		rt.log.Infof("stopping at tick %d: %v; wheels stopped", rt.tick, cause)
+	case cause != nil:
+		rt.log.Errorf("stopping at tick %d: %v; %v", rt.tick, cause, serr)
 	}
-	return err
+	if pe := (*PanicError)(nil); errors.As(err, &pe) {
+		rt.log.Errorf("tick %d: %v", rt.tick, err)
+		rt.log.Debugf("%s: the stack of the panic:\n%s", pe.What, pe.Stack)
+	}
+	return errors.Join(err, serr)
 }
 
-func (rt *Runtime) run(ctx context.Context) error {
+// run runs the ticks. It returns the cause of a cancellation, or the
+// fault that ended the run; it logs nothing that must come after the
+// final stop.
+func (rt *Runtime) run(ctx context.Context) (cause, err error) {
 	rt.mu.Lock()
 	if rt.closed || rt.stalled {
 		rt.mu.Unlock()
-		return errors.New("realrobot: the runtime is closed or stalled; make a new one")
+		return nil, errors.New("realrobot: the runtime is closed or stalled; make a new one")
 	}
 	if !rt.workerUp {
 		rt.workerUp = true
@@ -159,20 +179,19 @@ func (rt *Runtime) run(ctx context.Context) error {
 			timer.Reset(d)
 			select {
 			case <-ctx.Done():
-				rt.log.Infof("stopping at tick %d: %v", rt.tick, context.Cause(ctx))
-				return nil
+				return context.Cause(ctx), nil
 			case <-timer.C:
 			}
 		} else if ctx.Err() != nil {
-			rt.log.Infof("stopping at tick %d: %v", rt.tick, context.Cause(ctx))
-			return nil
+			return context.Cause(ctx), nil
 		}
 		start := time.Now()
 		rt.tick++
+		rt.overran.Store(false)
 		rt.req <- struct{}{}
 		st, err := rt.wait(start)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		st.N, st.Late = rt.tick, start.Sub(next)
 		if rt.opt.OnTick != nil {
@@ -180,16 +199,17 @@ func (rt *Runtime) run(ctx context.Context) error {
 		}
 		switch {
 		case errors.Is(st.Err, ErrControllerPanic):
-			rt.log.Errorf("tick %d: %v", rt.tick, st.Err)
-			return st.Err
+			return nil, st.Err
 		case st.Err != nil:
 			failures++
-			rt.log.Errorf("tick %d: %v; wheels stopped (%d failed ticks in a row, the run ends at %d)", rt.tick, st.Err, failures, rt.opt.MaxFailures)
-			if err := rt.stopWheels("failed tick"); err != nil {
-				rt.log.Errorf("tick %d: %v", rt.tick, err)
+			// Stop first, then say what happened.
+			if serr := rt.stopWheels("failed tick"); serr != nil {
+				rt.log.Errorf("tick %d: %v; %v (%d failed ticks in a row, the run ends at %d)", rt.tick, st.Err, serr, failures, rt.opt.MaxFailures)
+			} else {
+				rt.log.Errorf("tick %d: %v; wheels stopped (%d failed ticks in a row, the run ends at %d)", rt.tick, st.Err, failures, rt.opt.MaxFailures)
 			}
 			if failures >= rt.opt.MaxFailures {
-				return fmt.Errorf("realrobot: %d failed ticks in a row, the last: %v: %w", failures, st.Err, ErrDeviceLost)
+				return nil, fmt.Errorf("realrobot: %d failed ticks in a row, the last: %v: %w", failures, st.Err, ErrDeviceLost)
 			}
 		default:
 			if failures > 0 {
@@ -204,11 +224,12 @@ func (rt *Runtime) run(ctx context.Context) error {
 			next = now
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // wait waits for the tick that started at start; past the period it
-// stops the wheels, past StallAfter it gives up.
+// stops the wheels (the tick's own commands are then never sent), past
+// StallAfter it gives up.
 func (rt *Runtime) wait(start time.Time) (TickStats, error) {
 	deadline := time.NewTimer(rt.period)
 	defer deadline.Stop()
@@ -222,31 +243,38 @@ func (rt *Runtime) wait(start time.Time) (TickStats, error) {
 		return st, nil
 	default:
 	}
-	rt.log.Warnf("tick %d overran its %v period; wheels stopped until a tick finishes in time", rt.tick, rt.period)
+	// From here on the tick's Act is not called, and a Stop supersedes an
+	// Act in progress (Supersede): the wheels stay stopped until a tick
+	// finishes in time.
+	rt.overran.Store(true)
 	stopped := make(chan error, 1)
 	go func() { stopped <- rt.stopWheels("overrun") }()
+	logStop := func(err error) {
+		if err != nil {
+			rt.log.Errorf("tick %d overran its %v period; %v", rt.tick, rt.period, err)
+		} else {
+			rt.log.Warnf("tick %d overran its %v period; wheels stopped until a tick finishes in time", rt.tick, rt.period)
+		}
+	}
 	stall := time.NewTimer(rt.opt.StallAfter - time.Since(start))
 	defer stall.Stop()
 	for {
 		select {
 		case st := <-rt.done:
 			if stopped != nil {
-				if err := <-stopped; err != nil {
-					rt.log.Errorf("tick %d: %v", rt.tick, err)
-				}
+				logStop(<-stopped)
 			}
 			rt.log.Warnf("tick %d took %v", rt.tick, time.Since(start).Round(time.Microsecond))
+			st.Overran = true
 			return st, nil
 		case err := <-stopped:
-			if err != nil {
-				rt.log.Errorf("tick %d: %v", rt.tick, err)
-			}
+			logStop(err)
 			stopped = nil
 		case <-stall.C:
 			rt.mu.Lock()
 			rt.stalled = true
 			rt.mu.Unlock()
-			return TickStats{}, fmt.Errorf("realrobot: tick %d has run for %v (limit %v); wheels stopped: %w", rt.tick, time.Since(start).Round(time.Millisecond), rt.opt.StallAfter, ErrStalled)
+			return TickStats{}, fmt.Errorf("realrobot: tick %d has run for %v (limit %v): %w", rt.tick, time.Since(start).Round(time.Millisecond), rt.opt.StallAfter, ErrStalled)
 		}
 	}
 }
@@ -274,7 +302,12 @@ func (rt *Runtime) runTick() (st TickStats) {
 	}
 	t2 := time.Now()
 	st.Control = t2.Sub(t1)
-	if err := rt.drv.Act(); err != nil {
+	if rt.overran.Load() {
+		// The wheels were stopped because this tick is late: its
+		// commands would undo the stop.
+		return st
+	}
+	if err := rt.drv.Act(); err != nil && !errors.Is(err, ErrSuperseded) {
 		st.Err = fmt.Errorf("act: %w", err)
 	}
 	st.Act = time.Since(t2)
@@ -284,14 +317,15 @@ func (rt *Runtime) runTick() (st TickStats) {
 func (rt *Runtime) controlStep() (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("realrobot: controller %q (%s) panicked at tick %d: %v: %w", rt.spec.ID, rt.spec.Label, rt.tick, p, ErrControllerPanic)
+			err = recovered(rt.spec.Controller, fmt.Sprintf("controller %q (%s) panicked at tick %d", rt.spec.ID, rt.spec.Label, rt.tick), p)
 		}
 	}()
 	rt.spec.Controller.ControlStep()
 	return nil
 }
 
-// stopWheels commands the safe state, trying once more on failure.
+// stopWheels commands the safe state, trying once more on failure. Its
+// error says that the wheels could not be stopped.
 func (rt *Runtime) stopWheels(why string) error {
 	err := rt.drv.Stop()
 	if err != nil {
@@ -334,7 +368,9 @@ func (rt *Runtime) Close() error {
 func (rt *Runtime) destroy() (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("realrobot: controller %q: Destroy panicked: %v: %w", rt.spec.ID, p, ErrControllerPanic)
+			pe := recovered(rt.spec.Controller, fmt.Sprintf("controller %q: Destroy panicked", rt.spec.ID), p)
+			rt.log.Debugf("%s: the stack of the panic:\n%s", pe.What, pe.Stack)
+			err = pe
 		}
 	}()
 	if err := rt.spec.Controller.Destroy(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -250,15 +251,16 @@ func TestOverrunStopsWheelsThenRecovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := drv.Events()
-	if got, want := calls(ev), "sense act sense act sense stop act sense act sense act stop "; got != want {
+	// The late tick's act is not sent: it would undo the stop.
+	if got, want := calls(ev), "sense act sense act sense stop sense act sense act stop "; got != want {
 		t.Fatalf("calls %q, want %q", got, want)
 	}
 	// The stop came at the end of the late tick's period.
 	if d := ev[5].At.Sub(ev[4].At); d > period+period/2 {
 		t.Errorf("wheels stopped %v after the late tick started, want about one period (%v)", d, period)
 	}
-	if ev[8].Motors != [2]float64{5, 5} {
-		t.Errorf("the loop did not recover: %v", ev[8].Motors)
+	if ev[7].Motors != [2]float64{5, 5} {
+		t.Errorf("the loop did not recover: %v", ev[7].Motors)
 	}
 	var warned bool
 	for _, e := range hook.AllEntries() {
@@ -266,6 +268,216 @@ func TestOverrunStopsWheelsThenRecovers(t *testing.T) {
 	}
 	if !warned {
 		t.Error("the overrun was not logged")
+	}
+}
+
+// A tick that overran during its sense does not act: its commands would
+// undo the stop.
+func TestOverrunDuringSenseSkipsTheAct(t *testing.T) {
+	drv := realrobottest.NewDriver()
+	var period time.Duration
+	drv.SenseHook = func(n int) error {
+		if n == 3 {
+			time.Sleep(period * 3 / 2) // the stop comes during this sense
+		}
+		return nil
+	}
+	var overran []int
+	rt, _ := newRuntime(t, drv, &hookCtrl{}, realrobot.Options{Ticks: 5, OnTick: func(s realrobot.TickStats) {
+		if s.Overran {
+			overran = append(overran, s.N)
+		}
+	}})
+	period = rt.Period()
+	defer rt.Close()
+	if err := rt.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ev := drv.Events()
+	got := calls(ev)
+	if want := "sense act sense act stop sense sense act sense act stop "; got != want {
+		t.Errorf("calls %q, want %q", got, want)
+	}
+	if len(overran) != 1 || overran[0] != 3 {
+		t.Errorf("ticks reported overrun: %v, want [3]", overran)
+	}
+}
+
+// The fake driver keeps a stop a stop (realrobot.Supersede): an Act after
+// a Stop in the same tick sends nothing.
+func TestActAfterStopIsSuperseded(t *testing.T) {
+	drv := realrobottest.NewDriver()
+	w, _ := drv.Actuator(ci.TagDifferentialSteering)
+	w.(ci.DifferentialSteeringActuator).SetLinearVelocity(3, 3)
+	if err := drv.Sense(); err != nil {
+		t.Fatal(err)
+	}
+	if err := drv.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := drv.Act(); !errors.Is(err, realrobot.ErrSuperseded) {
+		t.Errorf("Act after Stop: %v, want ErrSuperseded", err)
+	}
+	if m := drv.Motors(); m != [2]float64{} {
+		t.Errorf("motors %v after a superseded act", m)
+	}
+	// The next tick drives again; an Act without a Sense is its own tick.
+	if err := errors.Join(drv.Sense(), drv.Act()); err != nil || drv.Motors() != [2]float64{3, 3} {
+		t.Errorf("next tick: %v, motors %v", err, drv.Motors())
+	}
+	if err := errors.Join(drv.Stop(), drv.Act()); err != nil || drv.Motors() != [2]float64{3, 3} {
+		t.Errorf("Act by hand after Stop: %v, motors %v", err, drv.Motors())
+	}
+}
+
+// lastCall is a log hook that notes, for each entry, the driver's last
+// call at the time the entry was written.
+type lastCall struct {
+	drv     *realrobottest.Driver
+	mu      sync.Mutex
+	entries []string
+}
+
+func (h *lastCall) Levels() []logrus.Level { return logrus.AllLevels }
+func (h *lastCall) Fire(e *logrus.Entry) error {
+	ev := h.drv.Events()
+	last := "none"
+	if len(ev) > 0 {
+		last = ev[len(ev)-1].Call
+	}
+	h.mu.Lock()
+	h.entries = append(h.entries, last+": "+e.Message)
+	h.mu.Unlock()
+	return nil
+}
+
+// Nothing about the end of a run is logged before the wheels are
+// stopped: a log output that kills the process (a closed pipe) must find
+// them stopped.
+func TestStopBeforeLogging(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ctrl func(cancel func()) *hookCtrl
+		want string
+	}{
+		{"cancelled", func(cancel func()) *hookCtrl {
+			return &hookCtrl{step: func(n int) {
+				if n == 3 {
+					cancel()
+				}
+			}}
+		}, "stopping at tick 3"},
+		{"panic", func(func()) *hookCtrl {
+			return &hookCtrl{step: func(n int) {
+				if n == 2 {
+					panic("boom")
+				}
+			}}
+		}, "panicked"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			drv := realrobottest.NewDriver()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			log, _ := test.NewNullLogger()
+			h := &lastCall{drv: drv}
+			log.AddHook(h)
+			rt, err := realrobot.New(drv, realrobot.Spec{Controller: tc.ctrl(cancel), Devices: declared}, realrobot.Options{TicksPerSecond: tps, Logger: log})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rt.Run(ctx)
+			rt.Close()
+			var found bool
+			for _, e := range h.entries {
+				if strings.Contains(e, tc.want) {
+					found = true
+					if !strings.HasPrefix(e, "stop: ") {
+						t.Errorf("logged before the wheels were stopped: %q", e)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no entry says %q: %q", tc.want, h.entries)
+			}
+		})
+	}
+}
+
+// The log says "wheels stopped" only when the stop went out.
+func TestLogSaysWhetherTheWheelsStopped(t *testing.T) {
+	drv := realrobottest.NewDriver()
+	var period time.Duration
+	drv.SenseHook = func(n int) error {
+		switch n {
+		case 2:
+			return errors.New("no reply")
+		case 4:
+			time.Sleep(period * 3 / 2)
+		}
+		return nil
+	}
+	drv.StopHook = func(int) error { return errors.New("port gone") }
+	rt, hook := newRuntime(t, drv, &hookCtrl{}, realrobot.Options{Ticks: 5})
+	period = rt.Period()
+	err := rt.Run(context.Background())
+	rt.Close()
+	if err == nil || !strings.Contains(err.Error(), "could not stop the wheels") {
+		t.Errorf("Run: %v, want the failed stop", err)
+	}
+	var failed, overran bool
+	for _, e := range hook.AllEntries() {
+		if strings.Contains(e.Message, "wheels stopped") {
+			t.Errorf("the log claims a stop that failed: %q", e.Message)
+		}
+		failed = failed || strings.Contains(e.Message, "no reply") && strings.Contains(e.Message, "could not stop the wheels")
+		overran = overran || strings.Contains(e.Message, "overran") && strings.Contains(e.Message, "could not stop the wheels")
+	}
+	if !failed || !overran {
+		t.Errorf("the log does not say the stops failed (failed tick %v, overrun %v)", failed, overran)
+	}
+}
+
+// A panic reports the panicking line of the controller, and the stack
+// goes to the debug log.
+func TestPanicSite(t *testing.T) {
+	var m map[string]int
+	for _, tc := range []struct {
+		name   string
+		step   func(n int)
+		site   string // a substring of the panicking frame
+		caller bool   // the panic happened outside the controller's package
+	}{
+		{"explicit", func(n int) { panic("boom") }, "runtime_test.go:", false},
+		{"nil map", func(n int) { m["x"] = n }, "runtime_test.go:", false},
+		{"library", func(n int) { _ = strings.Repeat("x", -n) }, "strings.Repeat", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			drv := realrobottest.NewDriver()
+			rt, hook := newRuntime(t, drv, &hookCtrl{step: tc.step}, realrobot.Options{Ticks: 3})
+			err := rt.Run(context.Background())
+			rt.Close()
+			var pe *realrobot.PanicError
+			if !errors.As(err, &pe) || !errors.Is(err, realrobot.ErrControllerPanic) {
+				t.Fatalf("Run: %v, want a PanicError", err)
+			}
+			if !strings.Contains(pe.Site, tc.site) {
+				t.Errorf("site %q, want %q", pe.Site, tc.site)
+			}
+			if tc.caller != (pe.Caller != "") || tc.caller && !strings.Contains(pe.Caller, "runtime_test.go:") {
+				t.Errorf("caller %q", pe.Caller)
+			}
+			if !strings.Contains(err.Error(), pe.Site) {
+				t.Errorf("the error does not give the site: %v", err)
+			}
+			var stack bool
+			for _, e := range hook.AllEntries() {
+				stack = stack || e.Level == logrus.DebugLevel && strings.Contains(e.Message, "TestPanicSite")
+			}
+			if !stack {
+				t.Error("no stack in the debug log")
+			}
+		})
 	}
 }
 

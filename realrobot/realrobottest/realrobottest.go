@@ -5,6 +5,7 @@ package realrobottest
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -37,6 +38,7 @@ type Driver struct {
 	senses   int
 	acts     int
 	stops    int
+	sup      realrobot.Supersede
 }
 
 // Event is one call the driver received, with the motor speeds after it.
@@ -89,6 +91,7 @@ func (d *Driver) Sense() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.senses++
+	d.sup.BeginSense()
 	var err error
 	if d.SenseHook != nil {
 		d.mu.Unlock()
@@ -99,14 +102,19 @@ func (d *Driver) Sense() error {
 	return err
 }
 
-// Act sends the wheels' command to the motors unless ActHook fails.
+// Act sends the wheels' command to the motors unless ActHook fails or a
+// Stop came since the tick's Sense (realrobot.ErrSuperseded).
 func (d *Driver) Act() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.acts++
+	mark := d.sup.BeginAct()
 	var err error
 	if d.ActHook != nil {
 		err = d.ActHook(d.acts)
+	}
+	if err == nil && d.sup.Superseded(mark) {
+		err = fmt.Errorf("realrobottest: %w", realrobot.ErrSuperseded)
 	}
 	if err == nil {
 		d.motors = [2]float64{d.wheels.Left, d.wheels.Right}
@@ -120,6 +128,7 @@ func (d *Driver) Stop() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.stops++
+	d.sup.Stopped()
 	var err error
 	if d.StopHook != nil {
 		err = d.StopHook(d.stops)
