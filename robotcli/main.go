@@ -35,8 +35,14 @@
 //	-l FILE          log to FILE instead of stderr
 //	-log-level L     debug, info (default), warn, error
 //
-// On SIGINT or SIGTERM the robot finishes its tick, stops its wheels,
-// calls the controller's Destroy and exits 0. Exit status: 0 success, 1
+// On a terminating signal (SIGINT, SIGTERM, SIGHUP as when the ssh
+// session that started it closes, SIGQUIT) the robot finishes its tick,
+// stops its wheels, calls the controller's Destroy and exits 0; nothing
+// about the end of the run is logged before the wheels are stopped. A
+// log output that breaks (the reader of a pipe such as "| tee log" is
+// gone) is ignored: SIGPIPE is caught and failed log writes are dropped,
+// so a dead pipe cannot kill the runtime with its wheels turning.
+// Exit status: 0 success, 1
 // bad set-up (file, board, devices that do not answer at start), 2 the
 // controller panicked, 3 the hardware stopped answering, 4 a tick
 // stalled, 5 shutting down failed (the wheels could not be stopped, or
@@ -55,6 +61,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -135,10 +142,40 @@ func parse(args []string, stderr io.Writer) (*flags, error) {
 	return f, nil
 }
 
+// Signals returns the signals that end a run cleanly: the wheels are
+// stopped and the controller destroyed before the command exits 0.
+func Signals() []os.Signal {
+	return []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+}
+
 // Run runs the robot command with args (without the program name) and
 // returns the exit status; start is when the process started, for the
-// start-up figure of -stats.
+// start-up figure of -stats. While it runs, the Signals end the run
+// cleanly and SIGPIPE is caught (a write to a closed pipe then fails
+// instead of killing the process); writes to stdout and stderr that fail
+// are dropped.
 func Run(args []string, stdout, stderr io.Writer, start time.Time) (code int) {
+	// Go kills a program that writes to a broken pipe on fd 1 or 2 unless
+	// SIGPIPE is notified or ignored (os/signal): a closed "| tee" must
+	// not stop the runtime before the wheels are.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
+	stdout, stderr = &dropErrors{w: stdout}, &dropErrors{w: stderr}
+	// The terminating signals are caught from the start: one that comes
+	// during set-up ends the run before its first tick.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, Signals()...)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(fmt.Errorf("%v", s))
+		case <-ctx.Done():
+		}
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "robot: internal error: %v\n%s\nThis is a bug in the robot runtime; please report it.\n", r, debug.Stack())
@@ -176,7 +213,7 @@ func Run(args []string, stdout, stderr io.Writer, start time.Time) (code int) {
 			return exitSetup
 		}
 		defer lf.Close()
-		log.SetOutput(lf)
+		log.SetOutput(&dropErrors{w: lf})
 	}
 
 	st := newStats(start)
@@ -189,8 +226,6 @@ func Run(args []string, stdout, stderr io.Writer, start time.Time) (code int) {
 		return exitSetup
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	log.Infof("running controller %q at %d ticks/s on board %q (set-up took %v)", f.id, opt.TicksPerSecond, f.board, time.Since(start).Round(time.Millisecond))
 	runErr := rt.Run(ctx)
 	closeErr := rt.Close()
@@ -217,6 +252,21 @@ func Run(args []string, stdout, stderr io.Writer, start time.Time) (code int) {
 		log.Infof("stopped after %d ticks", rt.Ticks())
 	}
 	return code
+}
+
+// dropErrors passes writes to w and drops its errors: a log output that
+// fails (a closed pipe, a full disk) must not stop the runtime, and
+// logrus would otherwise report each failure on stderr again.
+type dropErrors struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (d *dropErrors) Write(p []byte) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.w.Write(p)
+	return len(p), nil
 }
 
 // setup loads the experiment and opens the runtime.

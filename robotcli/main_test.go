@@ -2,19 +2,18 @@ package robotcli
 
 import (
 	"bytes"
-	"encoding/binary"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/argosgo/argos/realrobot/epuck"
-	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
+	"github.com/argosgo/argos/boards"
+	"github.com/argosgo/argos/emulator/emulatortest"
+	emu "github.com/argosgo/argos/emulator/epuck"
 
 	_ "github.com/argosgo/argos/controllers/diffusion"
 )
@@ -71,81 +70,44 @@ func TestSetupErrors(t *testing.T) {
 	}
 }
 
-// firmware is a minimal advanced-sercom responder on a pseudo-terminal:
-// it runs speed commands, answers queries with zeros (speeds with the
-// speeds set) and can go silent.
-type firmware struct {
-	m, s   *os.File
-	mu     sync.Mutex
-	speeds [][2]int16
-	silent bool
+// rig is an emulated e-puck firmware on a pseudo-terminal (the robot's
+// serial port), on a fake body.
+type rig struct {
+	fw  *emu.Firmware
+	pty *emu.PTY
 }
 
-func newFirmware(t *testing.T) *firmware {
-	m, s, err := pty.Open()
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	b, _ := boards.Lookup("epuck")
+	fw := emu.NewFirmware(emulatortest.NewBody(8), b)
+	p, err := emu.ServePTY(fw, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tio, _ := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS)
-	tio.Lflag &^= unix.ECHO | unix.ICANON | unix.ISIG | unix.IEXTEN
-	tio.Iflag &^= unix.ICRNL | unix.IXON
-	tio.Oflag &^= unix.OPOST
-	unix.IoctlSetTermios(int(s.Fd()), unix.TCSETS, tio)
-	f := &firmware{m: m, s: s}
-	t.Cleanup(func() { m.Close(); s.Close() })
-	go f.serve()
-	return f
+	t.Cleanup(func() { p.Close() })
+	return &rig{fw: fw, pty: p}
 }
 
-func (f *firmware) serve() {
-	var buf []byte
-	chunk := make([]byte, 256)
-	cur := [2]int16{}
-	for {
-		n, err := f.m.Read(chunk)
-		if err != nil {
-			return
-		}
-		buf = append(buf, chunk[:n]...)
-		for {
-			cmds, used, ok := epuck.ParseChain(buf)
-			if !ok {
-				break
-			}
-			buf = buf[used:]
-			var reply []byte
-			for _, c := range cmds {
-				switch c.Op {
-				case epuck.CmdSetSpeed:
-					l, r := c.Int16s()
-					cur = [2]int16{l, r}
-					f.mu.Lock()
-					f.speeds = append(f.speeds, cur)
-					f.mu.Unlock()
-				case epuck.CmdGetSpeed:
-					reply = binary.LittleEndian.AppendUint16(reply, uint16(cur[0]))
-					reply = binary.LittleEndian.AppendUint16(reply, uint16(cur[1]))
-				default:
-					reply = append(reply, make([]byte, epuck.ReplyLen(c.Op))...)
-				}
-			}
-			f.mu.Lock()
-			silent := f.silent
-			f.mu.Unlock()
-			if len(reply) > 0 && !silent {
-				f.m.Write(reply)
-			}
-		}
-	}
-}
-
-func (f *firmware) last() ([2]int16, int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.speeds) == 0 {
+// last returns the last wheel command and how many came.
+func (r *rig) last() ([2]int16, int) {
+	c := r.fw.Commands()
+	if len(c) == 0 {
 		return [2]int16{}, 0
 	}
-	return f.speeds[len(f.speeds)-1], len(f.speeds)
+	return [2]int16{c[len(c)-1].Left, c[len(c)-1].Right}, len(c)
+}
+
+// stoppedAfter reports whether a (0, 0) command came after t0, and no
+// other command after it.
+func (r *rig) stoppedAfter(t0 time.Time) bool {
+	stopped := false
+	for _, c := range r.fw.Commands() {
+		if c.At.After(t0) {
+			stopped = c.Left == 0 && c.Right == 0
+		}
+	}
+	return stopped
 }
 
 // buildRobot builds this command for the host.
@@ -158,60 +120,127 @@ func buildRobot(t *testing.T) string {
 	return bin
 }
 
-func TestProcessExits(t *testing.T) {
-	bin := buildRobot(t)
-	start := func(f *firmware) *exec.Cmd {
-		cmd := exec.Command(bin, "-c", exp, "-i", "edc", "-b", "epuck", "-port", f.s.Name(), "-log-level", "debug")
-		cmd.Stderr = &bytes.Buffer{}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			if _, n := f.last(); n > 5 || time.Now().After(deadline) {
-				return cmd
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+// startDriving starts the robot binary on the rig, with stderr to
+// stderr, and returns once its wheels drive.
+func startDriving(t *testing.T, bin string, r *rig, stderr io.Writer) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, "-c", exp, "-i", "edc", "-b", "epuck", "-port", r.pty.Path(), "-log-level", "debug")
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
-	t.Run("SIGTERM stops the wheels and exits 0", func(t *testing.T) {
-		f := newFirmware(t)
-		cmd := start(f)
-		if s, _ := f.last(); s != [2]int16{388, 388} {
-			t.Fatalf("the robot is not driving: %v\n%s", s, cmd.Stderr)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if s, n := r.last(); n > 5 && s == [2]int16{388, 388} {
+			return cmd
 		}
-		cmd.Process.Signal(syscall.SIGTERM)
-		err := cmd.Wait()
-		if err != nil {
-			t.Errorf("exit after SIGTERM: %v\n%s", err, cmd.Stderr)
-		}
-		if s, _ := f.last(); s != [2]int16{} {
-			t.Errorf("wheels at %v after SIGTERM", s)
-		}
-	})
-	t.Run("a firmware that stops answering: wheels stopped, exit 3", func(t *testing.T) {
-		f := newFirmware(t)
-		cmd := start(f)
-		f.mu.Lock()
-		f.silent = true
-		f.mu.Unlock()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			ee, ok := err.(*exec.ExitError)
-			if !ok || ee.ExitCode() != exitLost {
-				t.Errorf("exit %v, want %d\n%s", err, exitLost, cmd.Stderr)
-			}
-		case <-time.After(30 * time.Second):
+		if time.Now().After(deadline) {
 			cmd.Process.Kill()
-			t.Fatalf("still running 30 s after the firmware went silent\n%s", cmd.Stderr)
+			cmd.Wait()
+			t.Fatalf("the robot is not driving: %v\n%s", r.fw.Commands(), stderr)
 		}
-		if s, _ := f.last(); s != [2]int16{} {
-			t.Errorf("wheels at %v at exit", s)
-		}
-		if !strings.Contains(cmd.Stderr.(*bytes.Buffer).String(), "stopped answering") {
-			t.Errorf("stderr does not say what happened:\n%s", cmd.Stderr)
-		}
-	})
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitExit waits for cmd, at most 30 s.
+func waitExit(t *testing.T, cmd *exec.Cmd) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("still running 30 s later")
+		return nil
+	}
+}
+
+// Every terminating signal stops the wheels first and exits 0.
+func TestSignalsStopTheWheels(t *testing.T) {
+	bin := buildRobot(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			r := newRig(t)
+			var stderr bytes.Buffer
+			cmd := startDriving(t, bin, r, &stderr)
+			t0 := time.Now()
+			cmd.Process.Signal(sig)
+			if err := waitExit(t, cmd); err != nil {
+				t.Errorf("exit after %v: %v\n%s", sig, err, &stderr)
+			}
+			if !r.stoppedAfter(t0) {
+				t.Errorf("wheels not stopped after %v: %v", sig, r.fw.Commands())
+			}
+			if !strings.Contains(stderr.String(), "wheels stopped") {
+				t.Errorf("the log does not say the wheels stopped:\n%s", &stderr)
+			}
+		})
+	}
+}
+
+// Ctrl-C while stderr goes to a pipe whose reader is gone (robot ... 2>&1
+// | tee log, tee killed first): the log write fails, the runtime does
+// not die of SIGPIPE, the wheels are stopped and the command exits 0.
+func TestDeadLogPipe(t *testing.T) {
+	bin := buildRobot(t)
+	r := newRig(t)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var head bytes.Buffer
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(&head, pr)
+		close(copied)
+	}()
+	cmd := startDriving(t, bin, r, pw)
+	pw.Close()
+	pr.Close() // the reader dies: the robot's next write meets a broken pipe
+	<-copied
+	t0 := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err = waitExit(t, cmd)
+	if err != nil {
+		t.Errorf("exit: %v (a dead log pipe killed the runtime)\n%s", err, &head)
+	}
+	if !r.stoppedAfter(t0) {
+		t.Errorf("wheels not stopped after the interrupt: %v", r.fw.Commands())
+	}
+}
+
+func TestFirmwareSilentExits3(t *testing.T) {
+	bin := buildRobot(t)
+	r := newRig(t)
+	var stderr bytes.Buffer
+	cmd := startDriving(t, bin, r, &stderr)
+	r.fw.SetFaults(emu.Faults{Mute: true})
+	err := waitExit(t, cmd)
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != exitLost {
+		t.Errorf("exit %v, want %d\n%s", err, exitLost, &stderr)
+	}
+	if s, _ := r.last(); s != [2]int16{} {
+		t.Errorf("wheels at %v at exit", s)
+	}
+	if !strings.Contains(stderr.String(), "stopped answering") {
+		t.Errorf("stderr does not say what happened:\n%s", &stderr)
+	}
+}
+
+// dropErrors: a failing log output does not fail the writer.
+func TestDropErrors(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	d := &dropErrors{w: pw}
+	if n, err := d.Write([]byte("x")); n != 1 || err != nil {
+		t.Errorf("Write on a dead pipe: %d, %v", n, err)
+	}
+	pw.Close()
 }
