@@ -141,7 +141,7 @@ func New(exp *config.Experiment, opt Options) (sim *Simulator, err error) {
 			return nil, fmt.Errorf("simulator: loop functions %q (%s): %w", lf.Label, lf.Node.Where(), err)
 		}
 	}
-	if err := s.buildUserFunctions(); err != nil {
+	if err := s.buildUserFunctions(opt.Headless); err != nil {
 		return nil, err
 	}
 	for _, n := range exp.Visualizations {

@@ -82,8 +82,10 @@ var UserFunctionsTypes = ci.NewRegistry[func() UserFunctions]("user functions")
 // binds drawing hooks.
 var userFunctionsTags = []string{"qt-opengl", "web", "frames"}
 
-// buildUserFunctions makes the experiment's user functions, if any.
-func (s *Simulator) buildUserFunctions() error {
+// buildUserFunctions makes the experiment's user functions, if any. A
+// headless run skips unknown ones bound to a viewer (qt-opengl, web),
+// as it skips the viewer itself.
+func (s *Simulator) buildUserFunctions(headless bool) error {
 	var node *config.Node
 	for _, v := range s.exp.Visualizations {
 		ok := false
@@ -115,6 +117,10 @@ func (s *Simulator) buildUserFunctions() error {
 	}
 	f, err := UserFunctionsTypes.Lookup(label)
 	if err != nil {
+		if viewer := node.Parent(); headless && viewer != nil && viewer.Name != "frames" {
+			s.log.Warnf("%s: user functions %q are not available; ignored because the run is headless", node.Where(), label)
+			return nil
+		}
 		return node.Errorf("simulator: <user_functions>: %v", err)
 	}
 	uf := f()

@@ -138,8 +138,16 @@ func TestUserFunctionsErrors(t *testing.T) {
 			t.Errorf("%s: %v; want a file:line error mentioning %q", viz, err, want)
 		}
 	}
+	// A headless run ignores unknown user functions of a viewer, as it
+	// ignores the viewer.
+	exp, _ := config.Parse("uf.argos", []byte(strings.Replace(userFuncsXML, "VIZ", `<qt-opengl><user_functions label="not_ported"/></qt-opengl>`, 1)))
+	if sim, err := simulator.New(exp, simulator.Options{Headless: true}); err != nil {
+		t.Errorf("headless, unknown user functions of <qt-opengl>: %v", err)
+	} else {
+		sim.Close()
+	}
 	// Without user functions, drawing costs nothing and says so.
-	exp, _ := config.Parse("uf.argos", []byte(strings.Replace(userFuncsXML, "VIZ", "", 1)))
+	exp, _ = config.Parse("uf.argos", []byte(strings.Replace(userFuncsXML, "VIZ", "", 1)))
 	sim, err := simulator.New(exp, simulator.Options{Headless: true})
 	if err != nil {
 		t.Fatal(err)

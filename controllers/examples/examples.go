@@ -13,9 +13,13 @@ package examples
 
 import (
 	_ "github.com/argosgo/argos/controllers/diffusion"
+	_ "github.com/argosgo/argos/controllers/epuck_obstacleavoidance"
+	_ "github.com/argosgo/argos/controllers/eyebot_circle"
+	_ "github.com/argosgo/argos/controllers/eyebot_flocking"
 	_ "github.com/argosgo/argos/controllers/eyebot_hover"
 	_ "github.com/argosgo/argos/controllers/fixed_wheels"
 	_ "github.com/argosgo/argos/controllers/flocking"
+	_ "github.com/argosgo/argos/controllers/footbot_manualcontrol"
 	_ "github.com/argosgo/argos/controllers/foraging"
 	_ "github.com/argosgo/argos/controllers/gripping"
 	_ "github.com/argosgo/argos/controllers/prey_retrieval"

@@ -8,7 +8,6 @@ package foraging
 
 import (
 	"errors"
-	"hash/fnv"
 	"math/rand/v2"
 
 	"github.com/argosgo/argos/ci"
@@ -142,9 +141,7 @@ func (f *Foraging) Init(sim *simulator.Simulator, n *config.Node) error {
 // scatter reseeds the items' random stream (derived from the experiment
 // seed, so that a reset gives the same items) and places every item.
 func (f *Foraging) scatter() {
-	h := fnv.New64a()
-	h.Write([]byte(ForagingLabel))
-	f.rng = rand.New(rand.NewPCG(f.sim.Seed(), h.Sum64()))
+	f.rng = f.sim.RandomStream(ForagingLabel)
 	for i := range f.items {
 		f.items[i] = f.randomItem()
 	}

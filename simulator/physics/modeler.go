@@ -19,13 +19,21 @@ type Modeler interface {
 	Models(b *space.Body) bool
 }
 
+// Fallback is implemented by Modelers that also simulate some bodies
+// they do not model, when no other engine takes them: ARGoS's pointmass3d
+// has models for the foot-bot and the e-puck too (kinematic, on the
+// floor), which its experiments with only that engine use.
+type Fallback interface {
+	Accepts(b *space.Body) bool
+}
+
 // EngineFor returns the index of the engine a mobile body belongs to, or
 // -1: among the engines that contain the body's position (see Contains),
 // the first Modeler that models it, else the first engine that is not a
-// Modeler.
+// Modeler, else the first Fallback that accepts it.
 func EngineFor(engines []Engine, b *space.Body) int {
 	p := ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z}
-	generic := -1
+	generic, fallback := -1, -1
 	for i, e := range engines {
 		if !Contains(e, p) {
 			continue
@@ -34,11 +42,17 @@ func EngineFor(engines []Engine, b *space.Body) int {
 			if m.Models(b) {
 				return i
 			}
+			if f, ok := e.(Fallback); ok && fallback < 0 && f.Accepts(b) {
+				fallback = i
+			}
 			continue
 		}
 		if generic < 0 {
 			generic = i
 		}
 	}
-	return generic
+	if generic >= 0 {
+		return generic
+	}
+	return fallback
 }

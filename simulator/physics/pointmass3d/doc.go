@@ -55,8 +55,11 @@
 // Flying bodies do not collide with other mobile bodies (ARGoS's
 // pointmass3d neither): an eye-bot flies over and through robots and
 // movable objects. The engine models eye-bots (physics.Modeler): the
-// simulator gives it every eye-bot and no other body, whatever the order
-// of <physics_engines>; it accepts any movable body handed to it directly.
+// simulator gives it every eye-bot, whatever the order of
+// <physics_engines>; foot-bots and e-pucks go to it only when no other
+// engine takes them (physics.Fallback), as in ARGoS's eyebot_circle
+// example, where they drive kinematically (Hover mode, above). It accepts
+// any movable body handed to it directly.
 //
 // Step reads the space and writes only the engine's own state, one chunk
 // of bodies per job; Commit writes the owned bodies. Every body is

@@ -142,6 +142,12 @@ func (e *Engine) Contains(p ci.Vector3) bool { return e.region == nil || e.regio
 // Models implements physics.Modeler: the engine flies eye-bots.
 func (e *Engine) Models(b *space.Body) bool { return flying(b.Type) }
 
+// Accepts implements physics.Fallback: with no other engine to take
+// them, the engine also drives foot-bots and e-pucks, kinematically on
+// the floor (Hover mode: their wheels' TargetV and TargetW), as ARGoS's
+// pointmass3d foot-bot and e-puck models do.
+func (e *Engine) Accepts(b *space.Body) bool { return b.Type == "foot-bot" || b.Type == "e-puck" }
+
 // Ceiling returns the height of the ceiling in metres.
 func (e *Engine) Ceiling() float64 { return e.ceiling }
 

@@ -107,13 +107,17 @@ func (r *Renderer) ring(img *image.RGBA, c ci.Vector2, radius, w float64, col co
 	}
 }
 
-// text writes s with its baseline's left end at (x, y) pixels, on a dark
-// band so that it reads on any floor.
+// text writes s with its baseline's left end at (x, y) pixels, on a band
+// that contrasts with it, so that it reads on any floor.
 func (r *Renderer) text(img *image.RGBA, x, y int, s string, col color.RGBA) {
 	d := font.Drawer{Dst: img, Src: image.NewUniform(col), Face: basicfont.Face7x13}
 	w := d.MeasureString(s).Ceil()
 	band := image.Rect(x-2, y-11, x+w+2, y+3)
-	drawOver(img, band, color.RGBA{0, 0, 0, 120})
+	bg := color.RGBA{0, 0, 0, 120} // dark behind light text, light behind dark text
+	if int(col.R)*299+int(col.G)*587+int(col.B)*114 < 128*1000 {
+		bg = color.RGBA{160, 160, 160, 160}
+	}
+	drawOver(img, band, bg)
 	d.Dot = fixed.P(x, y)
 	d.DrawString(s)
 }
