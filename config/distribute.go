@@ -27,8 +27,8 @@ import (
 type Distribute struct {
 	Position    Generator // from <position method=...>, in metres
 	Orientation Generator // from <orientation method=...>: Euler degrees z,y,x in the X,Y,Z of each sample
-	Quantity    int       // <entity quantity>, > 0
-	MaxTrials   int       // <entity max_trials>, required, > 0
+	Quantity    int       // <entity quantity>, 1 to MaxEntities
+	MaxTrials   int       // <entity max_trials>, required, 1 to MaxTrials
 	BaseNum     int       // <entity base_num>, default 0, >= 0
 	BaseID      string    // the id attribute of Template, the prefix of the ids of the copies
 	Template    *Node     // the single child of <entity>, e.g. <e-puck id="ep">
@@ -234,14 +234,13 @@ func parseLayout(n *Node) ([3]int, error) {
 	if !ok {
 		return out, n.Errorf(`attribute "layout" is missing; add layout="nx,ny,nz" with the number of points along x, y and z, like "4,3,1"`)
 	}
-	parts := strings.Split(v, ",")
-	if len(parts) != 3 {
-		return out, n.Errorf(`attribute layout=%q has %s; write three integers "nx,ny,nz" >= 1, like "4,3,1"`, v, countValues(len(parts)))
+	if k := strings.Count(v, ",") + 1; k != 3 {
+		return out, n.Errorf(`attribute layout=%q has %s; write three integers "nx,ny,nz" >= 1, like "4,3,1"`, quoted(v), countValues(k))
 	}
-	for i, p := range parts {
+	for i, p := range strings.Split(v, ",") {
 		k, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil || k < 1 {
-			return out, n.AttrErrorf("layout", `%q is not an integer >= 1; write three integers "nx,ny,nz" >= 1, like "4,3,1"`, strings.TrimSpace(p))
+			return out, n.AttrErrorf("layout", `%q is not an integer >= 1; write three integers "nx,ny,nz" >= 1, like "4,3,1"`, quoted(strings.TrimSpace(p)))
 		}
 		out[i] = k
 	}
@@ -293,11 +292,17 @@ func ParseDistribute(n *Node) (*Distribute, error) {
 	if d.Quantity <= 0 {
 		return nil, e.AttrErrorf("quantity", "the quantity must be positive; write how many entities to place, like 10")
 	}
+	if d.Quantity > MaxEntities {
+		return nil, e.AttrErrorf("quantity", "at most %d entities may be placed (and held by an arena); lower the quantity", MaxEntities)
+	}
 	if d.MaxTrials, err = e.Int("max_trials"); err != nil {
 		return nil, err
 	}
 	if d.MaxTrials <= 0 {
 		return nil, e.AttrErrorf("max_trials", "max_trials must be positive; write how many positions to try per entity before giving up, like 100")
+	}
+	if d.MaxTrials > MaxTrials {
+		return nil, e.AttrErrorf("max_trials", "at most %d trials per entity are allowed; write how many positions to try per entity before giving up, like 100", MaxTrials)
 	}
 	if d.BaseNum, err = e.IntOr("base_num", 0); err != nil {
 		return nil, err

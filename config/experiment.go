@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"math"
-	"os"
 
 	"github.com/argosgo/argos/ci"
 )
@@ -27,7 +26,7 @@ type Experiment struct {
 
 // Framework is the <framework> section.
 type Framework struct {
-	Threads        int     // <system threads>, default 0, >= 0
+	Threads        int     // <system threads>, default 0, 0 to MaxThreads
 	ThreadMethod   string  // <system method>: "balance_quantity", "balance_length", or "" (not given: the simulator's own choice)
 	Length         float64 // <experiment length> in seconds; 0 means no limit
 	TicksPerSecond int     // <experiment ticks_per_second>, required, > 0
@@ -86,15 +85,12 @@ func sectionNames() []string {
 		"physics_engines", "media", "visualization"}
 }
 
-// Load reads and parses the experiment file at path.
+// Load reads and parses the experiment file at path. The file must be a
+// regular file of at most [MaxFileSize] bytes (see [ReadFile]).
 func Load(path string) (*Experiment, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
-		if os.IsNotExist(err) {
-			wd, _ := os.Getwd()
-			return nil, fmt.Errorf("config: experiment file %q does not exist (looked relative to %q); check the path: %w", path, wd, err)
-		}
-		return nil, fmt.Errorf("config: cannot read experiment file %q; check that it is a readable file: %w", path, err)
+		return nil, err
 	}
 	return Parse(path, data)
 }
@@ -227,6 +223,9 @@ func (x *Experiment) parseFramework(n *Node) (Framework, error) {
 		}
 		if f.Threads < 0 {
 			return f, s.AttrErrorf("threads", "the number of threads must not be negative; write 0 to run on one thread, or the number of threads to use")
+		}
+		if f.Threads > MaxThreads {
+			return f, s.AttrErrorf("threads", "at most %d threads are allowed; write the number of cores to use, like 4", MaxThreads)
 		}
 		f.ThreadMethod = s.StringOr("method", f.ThreadMethod)
 		methods := []string{"balance_quantity", "balance_length"}

@@ -203,7 +203,7 @@ func TestLoadMissingFile(t *testing.T) {
 		}
 	}
 	_, err = Load(t.TempDir())
-	if err == nil || !strings.Contains(err.Error(), "cannot read experiment file") {
+	if err == nil || !strings.Contains(err.Error(), "is a directory, not a regular file") {
 		t.Errorf("loading a directory: %v", err)
 	}
 }

@@ -77,7 +77,7 @@ func (n *Node) Describe() string {
 // tag returns `<name id="...">` or `<name>`.
 func (n *Node) tag() string {
 	if id, ok := n.Attr("id"); ok {
-		return fmt.Sprintf("<%s id=%q>", n.Name, id)
+		return fmt.Sprintf("<%s id=%q>", n.Name, shorten(id))
 	}
 	return "<" + n.Name + ">"
 }
@@ -90,8 +90,8 @@ func (n *Node) tag() string {
 // reads `exp.argos:40: <e-puck id="ep3">: no physics engine can hold ...`.
 // An error wrapped with %w is kept for errors.Is and errors.As.
 func (n *Node) Errorf(format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	e := &Error{Msg: n.Describe() + ": " + err.Error()}
+	err := fmt.Errorf(format, clipArgs(args)...)
+	e := &Error{Msg: n.Describe() + ": " + capMessage(err.Error())}
 	if n != nil {
 		e.File, e.Line = n.File, n.Line
 	}
@@ -112,7 +112,7 @@ func (n *Node) AttrErrorf(name, format string, args ...any) error {
 	if !ok {
 		return n.Errorf("attribute %q: "+format, append([]any{name}, args...)...)
 	}
-	return n.Errorf("attribute %s=%q: "+format, append([]any{name, v}, args...)...)
+	return n.Errorf("attribute %s=%q: "+format, append([]any{name, quoted(v)}, args...)...)
 }
 
 // Attr returns the value of an attribute and whether it is present.
@@ -180,7 +180,7 @@ func (n *Node) FloatOr(name string, def float64) (float64, error) {
 func (n *Node) parseFloat(name, v string) (float64, error) {
 	f, ok := parseFinite(v)
 	if !ok {
-		return 0, n.Errorf("attribute %s=%q is not a number; write it like 0.5 or 1e-3", name, v)
+		return 0, n.Errorf("attribute %s=%q is not a number; write it like 0.5 or 1e-3", name, quoted(v))
 	}
 	return f, nil
 }
@@ -217,9 +217,9 @@ func (n *Node) parseInt(name, v string) (int, error) {
 	i, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
-			return 0, n.Errorf("attribute %s=%q is too large for an integer; write a smaller number", name, v)
+			return 0, n.Errorf("attribute %s=%q is too large for an integer; write a smaller number", name, quoted(v))
 		}
-		return 0, n.Errorf("attribute %s=%q is not an integer; write it like 10", name, v)
+		return 0, n.Errorf("attribute %s=%q is not an integer; write it like 10", name, quoted(v))
 	}
 	return i, nil
 }
@@ -248,12 +248,12 @@ func (n *Node) parseUint64(name, v string) (uint64, error) {
 	u, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
 		if _, ierr := strconv.ParseInt(s, 10, 64); ierr == nil || strings.HasPrefix(s, "-") {
-			return 0, n.Errorf("attribute %s=%q is negative; write 0 or a positive integer, like 10", name, v)
+			return 0, n.Errorf("attribute %s=%q is negative; write 0 or a positive integer, like 10", name, quoted(v))
 		}
 		if errors.Is(err, strconv.ErrRange) {
-			return 0, n.Errorf("attribute %s=%q is too large; write an integer below 2^64", name, v)
+			return 0, n.Errorf("attribute %s=%q is too large; write an integer below 2^64", name, quoted(v))
 		}
-		return 0, n.Errorf("attribute %s=%q is not a non-negative integer; write it like 10", name, v)
+		return 0, n.Errorf("attribute %s=%q is not a non-negative integer; write it like 10", name, quoted(v))
 	}
 	return u, nil
 }
@@ -283,18 +283,17 @@ func (n *Node) parseBool(name, v string) (bool, error) {
 	case "false":
 		return false, nil
 	}
-	return false, n.Errorf("attribute %s=%q is not a boolean; write true or false", name, v)
+	return false, n.Errorf("attribute %s=%q is not a boolean; write true or false", name, quoted(v))
 }
 
 // parseNumbers splits "a,b,c" into exactly len(out) finite numbers;
 // spaces around the numbers are allowed. On failure it returns the index
 // of the offending component, or -1 when the count is wrong.
 func parseNumbers(s string, out []float64) (bad int, ok bool) {
-	parts := strings.Split(s, ",")
-	if len(parts) != len(out) {
+	if strings.Count(s, ",") != len(out)-1 { // counted first: a value may be huge
 		return -1, false
 	}
-	for i, p := range parts {
+	for i, p := range strings.Split(s, ",") {
 		f, ok := parseFinite(p)
 		if !ok {
 			return i, false
@@ -308,16 +307,18 @@ func parseNumbers(s string, out []float64) (bad int, ok bool) {
 // bad is what parseNumbers returned and want says what to write, like
 // `three numbers "x,y,z", like "0,0,0.5"`.
 func (n *Node) numbersError(name, v string, bad int, want string) error {
-	parts := strings.Split(v, ",")
 	switch {
 	case strings.TrimSpace(v) == "":
-		return n.Errorf("attribute %s=%q is empty; write %s", name, v, want)
+		return n.Errorf("attribute %s=%q is empty; write %s", name, quoted(v), want)
 	case bad < 0:
-		return n.Errorf("attribute %s=%q has %s; write %s", name, v, countValues(len(parts)), want)
+		return n.Errorf("attribute %s=%q has %s; write %s", name, quoted(v), countValues(strings.Count(v, ",")+1), want)
+	}
+	parts := strings.Split(v, ",") // as many as parseNumbers accepted
+	switch {
 	case strings.TrimSpace(parts[bad]) == "":
-		return n.Errorf("attribute %s=%q: value %d is empty; write %s", name, v, bad+1, want)
+		return n.Errorf("attribute %s=%q: value %d is empty; write %s", name, quoted(v), bad+1, want)
 	default:
-		return n.Errorf("attribute %s=%q: %q is not a number; write %s", name, v, strings.TrimSpace(parts[bad]), want)
+		return n.Errorf("attribute %s=%q: %q is not a number; write %s", name, quoted(v), quoted(strings.TrimSpace(parts[bad])), want)
 	}
 }
 
@@ -437,12 +438,16 @@ func (n *Node) ColorOr(name string, def ci.Color) (ci.Color, error) {
 }
 
 func (n *Node) parseColor(name, v string) (ci.Color, error) {
+	if len(v) > maxQuote && strings.Count(v, ",") > 3 { // ParseColor would split it all
+		return ci.Color{}, n.Errorf("attribute %s=%q is not a colour: it has %s; write a name (red, green, gray50, ...) or \"r,g,b\" or \"r,g,b,a\" with values 0-255",
+			name, quoted(v), countValues(strings.Count(v, ",")+1))
+	}
 	c, err := ci.ParseColor(v)
 	if err != nil {
 		return ci.Color{}, &Error{
 			File: n.File, Line: n.Line, Err: err,
 			Msg: fmt.Sprintf("%s: attribute %s=%q is not a colour; write a name (red, green, gray50, ...) or \"r,g,b\" or \"r,g,b,a\" with values 0-255",
-				n.Describe(), name, v),
+				n.Describe(), name, quoted(v)),
 		}
 	}
 	return c, nil
@@ -653,13 +658,14 @@ type Error struct {
 	Err  error
 }
 
-// Error returns "file.argos:12: msg", without the line part when Line is 0.
+// Error returns "file.argos:12: msg", without the line part when Line is
+// 0. A message longer than a few KB keeps its start and its end.
 func (e *Error) Error() string {
 	w := where(e.File, e.Line)
 	if w == "" {
-		return e.Msg
+		return capMessage(e.Msg)
 	}
-	return w + ": " + e.Msg
+	return w + ": " + capMessage(e.Msg)
 }
 
 // Unwrap returns the underlying cause.

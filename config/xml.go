@@ -23,14 +23,18 @@ func ParseTree(file string, data []byte) (*Node, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &Error{File: file, Msg: "the file is empty; an experiment file holds an <argos-configuration> element"}
 	}
+	if err := checkRuns(file, data); err != nil {
+		return nil, err
+	}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	d.CharsetReader = charsetReader
 
 	var (
-		root  *Node
-		stack []*Node
-		text  []*strings.Builder // character data of the open elements
+		root     *Node
+		stack    []*Node
+		text     []*strings.Builder // character data of the open elements
+		elements int
 	)
 	for {
 		line, _ := d.InputPos() // the next token starts here
@@ -52,6 +56,13 @@ func ParseTree(file string, data []byte) (*Node, error) {
 			if len(stack) >= MaxDepth {
 				return nil, &Error{File: file, Line: line, Msg: fmt.Sprintf(
 					"<%s> is nested more than %d elements deep; flatten the file", name, MaxDepth)}
+			}
+			if elements++; elements > MaxElements {
+				return nil, &Error{File: file, Line: line, Msg: fmt.Sprintf(
+					"the file holds more than %d elements; place many entities with <distribute> instead of listing them", MaxElements)}
+			}
+			if err := checkNames(file, line, name, t.Attr); err != nil {
+				return nil, err
 			}
 			n := &Node{Name: name, File: file, Line: line}
 			if len(t.Attr) > 0 {
@@ -124,6 +135,27 @@ func ParseTree(file string, data []byte) (*Node, error) {
 	return root, nil
 }
 
+// checkNames refuses element and attribute names longer than MaxNameLen
+// and ids longer than MaxIDLen.
+func checkNames(file string, line int, name string, attrs []xml.Attr) error {
+	if len(name) > MaxNameLen {
+		return &Error{File: file, Line: line, Msg: fmt.Sprintf(
+			"element <%s> has a name of %d bytes; names may be at most %d bytes: fix the tag", quoted(name), len(name), MaxNameLen)}
+	}
+	for _, a := range attrs {
+		an := xmlName(a.Name)
+		if len(an) > MaxNameLen {
+			return &Error{File: file, Line: line, Msg: fmt.Sprintf(
+				"<%s>: attribute %q has a name of %d bytes; names may be at most %d bytes: fix the attribute", name, quoted(an), len(an), MaxNameLen)}
+		}
+		if an == "id" && len(a.Value) > MaxIDLen {
+			return &Error{File: file, Line: line, Msg: fmt.Sprintf(
+				"<%s>: attribute id=%q is %d bytes long; ids may be at most %d bytes: shorten it", name, quoted(a.Value), len(a.Value), MaxIDLen)}
+		}
+	}
+	return nil
+}
+
 func xmlName(n xml.Name) string {
 	if n.Space != "" {
 		return n.Space + ":" + n.Local
@@ -142,11 +174,15 @@ func leadingNewlines(s string) int {
 
 // clip shortens s to at most n runes for quoting in messages.
 func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	i := 0
+	for k := 0; k < n && i < len(s); k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	if i >= len(s) {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n]) + "..."
+	return s[:i] + "..."
 }
 
 func truncated(file string, stack []*Node) error {
@@ -180,14 +216,14 @@ func xmlError(file string, line int, err error, stack []*Node, data []byte) erro
 			errLine = invalidUTF8Line(data, errLine)
 		}
 		return &Error{File: file, Line: errLine, Err: err,
-			Msg: "malformed XML (" + serr.Msg + "); " + syntaxHint(serr.Msg)}
+			Msg: "malformed XML (" + shorten(serr.Msg) + "); " + syntaxHint(serr.Msg)}
 	}
 	var cerr *charsetError
 	if errors.As(err, &cerr) {
 		return &Error{File: file, Line: line, Err: err, Msg: fmt.Sprintf(
-			"the file declares encoding=%q, which is not supported; save it as UTF-8 and write encoding=\"UTF-8\"", cerr.label)}
+			"the file declares encoding=%q, which is not supported; save it as UTF-8 and write encoding=\"UTF-8\"", quoted(cerr.label))}
 	}
-	return &Error{File: file, Line: line, Err: err, Msg: "cannot read the XML: " + err.Error()}
+	return &Error{File: file, Line: line, Err: err, Msg: "cannot read the XML: " + shorten(err.Error())}
 }
 
 // invalidUTF8Line returns the line of the first byte of data that is not
