@@ -332,7 +332,7 @@ func (m *RAB) pair(mb *RABMember, sc *rabScratch) {
 	r2 := m.rng[mb.index] * m.rng[mb.index]
 	start := len(sc.pairs)
 	for y := y0; y <= y1; y++ {
-		k0, k1 := m.grid.start[y*m.grid.nx+x0], m.grid.start[y*m.grid.nx+x1+1]
+		k0, k1 := m.grid.Row(y, x0, x1)
 		for k := k0; k < k1; k++ {
 			j := m.gMember[k]
 			if int(j) <= mb.index || m.gSize[k] != size {
@@ -428,8 +428,9 @@ func (m *RAB) blocked(sc *rabScratch, from, to ci.Vector3, a, b int) bool {
 	d := to.Sub(from)
 	pad := m.occMaxR
 	g := &m.occ
-	cell := 1 / g.inv
-	_, y0, _, y1 := g.span(ci.Vector2{X: from.X, Y: min(from.Y, to.Y) - pad}, ci.Vector2{X: from.X, Y: max(from.Y, to.Y) + pad})
+	cell := g.cell
+	_, y0 := g.cellXY(ci.Vector2{X: from.X, Y: min(from.Y, to.Y) - pad})
+	_, y1 := g.cellXY(ci.Vector2{X: from.X, Y: max(from.Y, to.Y) + pad})
 	for y := y0; y <= y1; y++ {
 		ta, tb := 0.0, 1.0
 		if d.Y != 0 {
@@ -452,7 +453,7 @@ func (m *RAB) blocked(sc *rabScratch, from, to ci.Vector3, a, b int) bool {
 		xa, xb := from.X+d.X*ta, from.X+d.X*tb
 		x0, _ := g.cellXY(ci.Vector2{X: min(xa, xb) - pad, Y: from.Y})
 		x1, _ := g.cellXY(ci.Vector2{X: max(xa, xb) + pad, Y: from.Y})
-		k0, k1 := g.start[y*g.nx+x0], g.start[y*g.nx+x1+1]
+		k0, k1 := g.Row(y, x0, x1)
 		if k0 < k1 && cuts(sp, m.occ1[k0:k1], from, to, a, b) {
 			return true
 		}

@@ -85,3 +85,24 @@ func BenchmarkReindex(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReindexArena rebuilds the index of one foot-bot and four
+// walls, as diffusion_1 has them, in arenas of growing size: the cost
+// follows the bodies, not the area.
+func BenchmarkReindexArena(b *testing.B) {
+	for _, size := range []float64{3, 100, 10000} {
+		b.Run(fmt.Sprintf("%gm", size), func(b *testing.B) {
+			s := arena(size)
+			for _, w := range [][4]float64{{0, 1, 2, 0.1}, {0, -1, 2, 0.1}, {1, 0, 0.1, 2}, {-1, 0, 0.1, 2}} {
+				s.Add(wall(w[0], w[1], w[2], w[3], 0.5, 0))
+			}
+			i := s.Add(robot(0, 0, footbotR, footbotH))
+			s.Reindex()
+			b.ReportAllocs()
+			for k := 0; b.Loop(); k++ {
+				s.Bodies[i].Pos = v2(0.001*float64(k%100), 0) // it moves every tick
+				s.Reindex()
+			}
+		})
+	}
+}

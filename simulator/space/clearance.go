@@ -28,9 +28,10 @@ func (s *Space) clearanceJob(c int) {
 		// beyond them every body is farther, so the bound holds.
 		gap := maxClearance
 		pad := ci.Vector2{X: maxClearance + m.r + s.maxMobileR, Y: maxClearance + m.r + s.maxMobileR}
-		x0, y0, x1, y1 := g.rangeXY(m.pos.Sub(pad), m.pos.Add(pad))
+		x0, y0, x1, y1 := g.Span(m.pos.Sub(pad), m.pos.Add(pad))
 		for y := y0; y <= y1; y++ {
-			for q := g.start[y*g.nx+x0]; q < g.start[y*g.nx+x1+1]; q++ {
+			q0, q1 := g.Row(y, x0, x1)
+			for q := q0; q < q1; q++ {
 				if int(q) == k {
 					continue
 				}

@@ -6,77 +6,118 @@ import (
 	"github.com/argosgo/argos/ci"
 )
 
-// grid is a uniform grid over the arena, stored as a compressed cell list
-// (counting sort): the bodies of cell c are items[start[c]:start[c+1]].
-// Points outside the arena fall into the border cells.
-type grid struct {
-	origin ci.Vector2
-	cell   float64
-	inv    float64
-	nx, ny int
-	start  []int32
-	items  []int32
-	cursor []int32 // scratch: insertion cursors
-	cells  []int32 // scratch: cell of each selected body
+// footGrid indexes bodies by every cell of a uniform lattice their
+// bounding box touches, stored as a compressed cell list (counting sort):
+// the bodies of window cell c are items[start[c]:start[c+1]]. Only the
+// rectangle of cells the bodies cover (the window) is stored, so that its
+// cost follows the bodies, not the arena; points outside the lattice fall
+// into its border cells. The static bodies use it: long walls span many
+// cells, and it is rebuilt only when they change.
+type footGrid struct {
+	lo       ci.Vector2
+	inv      float64
+	nx, ny   int // the lattice
+	wx0, wy0 int // the window
+	wnx, wny int // 0 when empty
+	start    []int32
+	items    []int32
 }
 
-func (g *grid) init(lo, hi ci.Vector2, cell float64) {
-	const maxCells = 1 << 22
-	w, h := hi.X-lo.X, hi.Y-lo.Y
-	for math.Ceil(w/cell)*math.Ceil(h/cell) > maxCells {
-		cell *= 1.5
-	}
-	g.origin, g.cell, g.inv = lo, cell, 1/cell
-	g.nx = max(1, int(math.Ceil(w/cell)))
-	g.ny = max(1, int(math.Ceil(h/cell)))
-	n := g.nx*g.ny + 1
-	if cap(g.start) >= n {
-		g.start = g.start[:n]
-	} else {
-		g.start = make([]int32, n)
-	}
-}
+// maxFootCells bounds the window's cells; beyond it cells grow.
+const maxFootCells = 1 << 22
 
-func (g *grid) cellXY(p ci.Vector2) (int, int) {
-	x := int(math.Floor((p.X - g.origin.X) * g.inv))
-	y := int(math.Floor((p.Y - g.origin.Y) * g.inv))
+func (g *footGrid) cellXY(p ci.Vector2) (int, int) {
+	x := int(math.Floor((p.X - g.lo.X) * g.inv))
+	y := int(math.Floor((p.Y - g.lo.Y) * g.inv))
 	return min(max(x, 0), g.nx-1), min(max(y, 0), g.ny-1)
 }
 
-// rangeXY returns the cell rectangle covering [lo, hi].
-func (g *grid) rangeXY(lo, hi ci.Vector2) (x0, y0, x1, y1 int) {
-	x0, y0 = g.cellXY(lo)
-	x1, y1 = g.cellXY(hi)
-	return
+// build indexes the selected bodies over the lattice [lo, hi] of cells of
+// about the given size.
+func (g *footGrid) build(lo, hi ci.Vector2, cell float64, bodies []Body, sel []int32) {
+	w, h := math.Max(hi.X-lo.X, 0), math.Max(hi.Y-lo.Y, 0)
+	// the bodies' bounding box, in metres
+	blo := ci.Vector2{X: math.Inf(1), Y: math.Inf(1)}
+	bhi := ci.Vector2{X: math.Inf(-1), Y: math.Inf(-1)}
+	for _, i := range sel {
+		l, u := bodies[i].bounds()
+		blo = ci.Vector2{X: math.Min(blo.X, l.X), Y: math.Min(blo.Y, l.Y)}
+		bhi = ci.Vector2{X: math.Max(bhi.X, u.X), Y: math.Max(bhi.Y, u.Y)}
+	}
+	// the box clamped to the lattice, where the bodies' cells lie
+	bw := math.Min(bhi.X, hi.X) - math.Max(blo.X, lo.X)
+	bh := math.Min(bhi.Y, hi.Y) - math.Max(blo.Y, lo.Y)
+	cell = math.Max(cell, 1e-9)
+	for (w/cell >= maxLattice || h/cell >= maxLattice) ||
+		(math.Max(bw, 0)/cell+2)*(math.Max(bh, 0)/cell+2) > maxFootCells {
+		cell *= 1.5
+	}
+	g.lo, g.inv = lo, 1/cell
+	g.nx = max(1, int(math.Ceil(w/cell)))
+	g.ny = max(1, int(math.Ceil(h/cell)))
+	g.wnx, g.wny = 0, 0
+	if len(sel) == 0 {
+		g.start, g.items = g.start[:0], g.items[:0]
+		return
+	}
+	x0, y0 := g.cellXY(blo)
+	x1, y1 := g.cellXY(bhi)
+	g.wx0, g.wy0, g.wnx, g.wny = x0, y0, x1-x0+1, y1-y0+1
+	g.start = resize(g.start, g.wnx*g.wny+1)
+	clear(g.start)
+	total := 0
+	for _, i := range sel {
+		x0, y0, x1, y1 := g.span(bodies[i].bounds())
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				g.start[g.local(x, y)+1]++
+				total++
+			}
+		}
+	}
+	for c := 1; c < len(g.start); c++ {
+		g.start[c] += g.start[c-1]
+	}
+	g.items = resize(g.items, total)
+	for _, i := range sel {
+		x0, y0, x1, y1 := g.span(bodies[i].bounds())
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				c := g.local(x, y)
+				g.items[g.start[c]] = i
+				g.start[c]++
+			}
+		}
+	}
+	// the cursors ended at the next cell's start: shift them back
+	copy(g.start[1:], g.start[:len(g.start)-1])
+	g.start[0] = 0
 }
 
-// buildPoints indexes points 0..n-1 by the cell they fall in.
-func (g *grid) buildPoints(n int, at func(k int) ci.Vector2) {
-	clear(g.start)
-	cells := g.scratchCells(n)
-	for k := 0; k < n; k++ {
-		x, y := g.cellXY(at(k))
-		c := int32(y*g.nx + x)
-		cells[k] = c
-		g.start[c+1]++
+func (g *footGrid) local(x, y int) int { return (y-g.wy0)*g.wnx + x - g.wx0 }
+
+// span returns the window cells covering [lo, hi] (no row when y0 > y1).
+func (g *footGrid) span(lo, hi ci.Vector2) (x0, y0, x1, y1 int) {
+	if g.wnx == 0 {
+		return 0, 0, -1, -1
 	}
-	g.prefix()
-	g.items = resize(g.items, n)
-	fill := g.fillCursor()
-	for k := 0; k < n; k++ {
-		c := cells[k]
-		g.items[fill[c]] = int32(k)
-		fill[c]++
+	x0, y0 = g.cellXY(lo)
+	x1, y1 = g.cellXY(hi)
+	x0, y0 = max(x0, g.wx0), max(y0, g.wy0)
+	x1, y1 = min(x1, g.wx0+g.wnx-1), min(y1, g.wy0+g.wny-1)
+	if x0 > x1 {
+		return 0, 0, -1, -1
 	}
+	return x0, y0, x1, y1
 }
 
 // visit calls fn for the items of the cells covering [lo, hi] until fn
 // returns false, and reports whether it went through all of them.
-func (g *grid) visit(lo, hi ci.Vector2, fn func(i int) bool) bool {
-	x0, y0, x1, y1 := g.rangeXY(lo, hi)
+func (g *footGrid) visit(lo, hi ci.Vector2, fn func(i int) bool) bool {
+	x0, y0, x1, y1 := g.span(lo, hi)
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
-			c := y*g.nx + x
+			c := g.local(x, y)
 			for _, i := range g.items[g.start[c]:g.start[c+1]] {
 				if !fn(int(i)) {
 					return false
@@ -89,10 +130,10 @@ func (g *grid) visit(lo, hi ci.Vector2, fn func(i int) bool) bool {
 
 // PointGrid indexes a set of points (for example bodies in an engine's own
 // plane coordinates) for neighbour queries. Build it once per use; it
-// reuses its memory.
+// reuses its memory, and its cost follows the number of points, however
+// far apart they lie.
 type PointGrid struct {
-	g      grid
-	maxPad float64
+	c Cells
 }
 
 // Build indexes points 0..n-1 at the positions at returns, with cells of
@@ -108,62 +149,13 @@ func (p *PointGrid) Build(n int, at func(k int) ci.Vector2, cell float64) {
 	if n == 0 {
 		lo, hi = ci.Vector2{}, ci.Vector2{}
 	}
-	p.g.init(lo, hi.Add(ci.Vector2{X: 1e-9, Y: 1e-9}), math.Max(cell, 1e-6))
-	p.g.buildPoints(n, at)
+	p.c.Build(lo, hi.Add(ci.Vector2{X: 1e-9, Y: 1e-9}), math.Max(cell, 1e-6), n, at)
 }
 
 // Near calls fn for every point whose cell meets the box [lo, hi] (a
 // superset of the points inside it) until fn returns false.
 func (p *PointGrid) Near(lo, hi ci.Vector2, fn func(k int) bool) {
-	p.g.visit(lo, hi, fn)
-}
-
-// buildFootprints indexes the selected bodies in every cell their bounding
-// box touches.
-func (g *grid) buildFootprints(bodies []Body, sel []int32) {
-	clear(g.start)
-	total := 0
-	for _, i := range sel {
-		x0, y0, x1, y1 := g.rangeXY(bodies[i].bounds())
-		for y := y0; y <= y1; y++ {
-			for x := x0; x <= x1; x++ {
-				g.start[y*g.nx+x+1]++
-				total++
-			}
-		}
-	}
-	g.prefix()
-	g.items = resize(g.items, total)
-	fill := g.fillCursor()
-	for _, i := range sel {
-		x0, y0, x1, y1 := g.rangeXY(bodies[i].bounds())
-		for y := y0; y <= y1; y++ {
-			for x := x0; x <= x1; x++ {
-				c := y*g.nx + x
-				g.items[fill[c]] = i
-				fill[c]++
-			}
-		}
-	}
-}
-
-func (g *grid) prefix() {
-	for c := 1; c < len(g.start); c++ {
-		g.start[c] += g.start[c-1]
-	}
-}
-
-// fillCursor returns the cell starts copied into a reused buffer, used as
-// insertion cursors.
-func (g *grid) fillCursor() []int32 {
-	g.cursor = resize(g.cursor, len(g.start)-1)
-	copy(g.cursor, g.start)
-	return g.cursor
-}
-
-func (g *grid) scratchCells(n int) []int32 {
-	g.cells = resize(g.cells, n)
-	return g.cells
+	p.c.Near(lo, hi, fn)
 }
 
 func resize(s []int32, n int) []int32 {

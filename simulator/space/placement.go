@@ -14,17 +14,22 @@ import (
 // O(N), not O(N^2) as in ARGoS 3's <distribute>.
 type Placement struct {
 	s      *Space
-	g      grid
-	cells  [][]int32
-	placed []Body // copies of the placed bodies; cells index them
+	g      Cells // only its lattice: cells hold the placed bodies
+	cells  map[uint64][]int32
+	big    []int32 // bodies over more than bigCells cells, checked always
+	placed []Body  // copies of the placed bodies; cells and big index them
 }
 
+// bigCells is how many cells a placed body may cover before it is kept
+// apart (long walls of a huge arena would fill the map).
+const bigCells = 1024
+
 // NewPlacement returns a placement over the space, holding the bodies the
-// space has now.
+// space has now. Its memory follows the bodies placed, not the arena's
+// area.
 func NewPlacement(s *Space) *Placement {
-	p := &Placement{s: s}
-	p.g.init(s.lo, s.hi, 0.25)
-	p.cells = make([][]int32, p.g.nx*p.g.ny)
+	p := &Placement{s: s, cells: map[uint64][]int32{}}
+	p.g.Reset(s.lo, s.hi, 0.25)
 	for i := range s.Bodies {
 		if !s.Bodies[i].Removed {
 			p.Insert(i)
@@ -44,10 +49,16 @@ func (p *Placement) Reserve(b Body) {
 	}
 	k := int32(len(p.placed))
 	p.placed = append(p.placed, b)
-	x0, y0, x1, y1 := p.g.rangeXY(b.bounds())
+	lo, hi := b.bounds()
+	x0, y0 := p.g.CellXY(lo)
+	x1, y1 := p.g.CellXY(hi)
+	if (x1-x0+1)*(y1-y0+1) > bigCells {
+		p.big = append(p.big, k)
+		return
+	}
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
-			c := y*p.g.nx + x
+			c := uint64(y)<<32 | uint64(x)
 			p.cells[c] = append(p.cells[c], k)
 		}
 	}
@@ -67,15 +78,29 @@ func (p *Placement) Fits(b *Body) bool {
 	if lo.X < p.s.lo.X-eps || lo.Y < p.s.lo.Y-eps || hi.X > p.s.hi.X+eps || hi.Y > p.s.hi.Y+eps {
 		return false
 	}
-	x0, y0, x1, y1 := p.g.rangeXY(lo, hi)
+	overlaps := func(o *Body) bool {
+		return o.Z < b.Top() && b.Z < o.Top() && Gap(b, o) < 0
+	}
+	for _, j := range p.big {
+		if overlaps(&p.placed[j]) {
+			return false
+		}
+	}
+	x0, y0 := p.g.CellXY(lo)
+	x1, y1 := p.g.CellXY(hi)
+	if (x1-x0+1)*(y1-y0+1) > bigCells {
+		// a big body: against every placed one
+		for j := range p.placed {
+			if overlaps(&p.placed[j]) {
+				return false
+			}
+		}
+		return true
+	}
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
-			for _, j := range p.cells[y*p.g.nx+x] {
-				o := &p.placed[j]
-				if o.Z >= b.Top() || b.Z >= o.Top() {
-					continue
-				}
-				if Gap(b, o) < 0 {
+			for _, j := range p.cells[uint64(y)<<32|uint64(x)] {
+				if overlaps(&p.placed[j]) {
 					return false
 				}
 			}

@@ -99,8 +99,15 @@ func bruteOverlapping(s *Space, i int, tol float64) bool {
 
 // TestQueriesMatchBruteForce checks the index against a scan of every
 // body, over several rounds in which the mobile bodies move, some bodies
-// are added and removed, and a wall is moved.
+// are added and removed, and a wall is moved; with the mobile index in the
+// form it chooses (dense here) and in its sparse form.
 func TestQueriesMatchBruteForce(t *testing.T) {
+	for _, form := range []int8{0, 2} {
+		t.Run(map[int8]string{0: "auto", 2: "sparse"}[form], func(t *testing.T) { queriesMatchBruteForce(t, form) })
+	}
+}
+
+func queriesMatchBruteForce(t *testing.T, form int8) {
 	const (
 		bodies = 3000
 		rays   = 2000
@@ -109,6 +116,7 @@ func TestQueriesMatchBruteForce(t *testing.T) {
 	)
 	r := rand.New(rand.NewPCG(1, 2))
 	s := randomSpace(r, bodies)
+	s.mobile.force = form
 	hits, crowded, overlapping := 0, 0, 0
 	for round := range rounds {
 		s.Reindex()
@@ -256,6 +264,7 @@ func TestClearanceIsALowerBound(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for round := 0; round < 2; round++ {
 		s := randomSpace(r, 3000)
+		s.mobile.force = int8(2 * round) // the dense form, then the sparse one
 		// a crowd, so that some clearances are small
 		for range 500 {
 			b := Body{Shape: Disc, Radius: 0.035, Height: 0.05, Movable: true,

@@ -16,8 +16,8 @@ type Space struct {
 	Bodies []Body
 
 	lo, hi     ci.Vector2
-	static     grid
-	mobile     grid
+	static     footGrid
+	mobile     Cells
 	staticSel  []int32
 	mobileSel  []int32
 	maxMobileR float64
@@ -71,17 +71,16 @@ func New(center, size ci.Vector3) *Space {
 	c := center.XY()
 	s := &Space{Center: center, Size: size, lo: c.Sub(h), hi: c.Add(h), staticDirty: true, mobileDirty: true}
 	s.reindexJobs.cells = func(c int) {
-		sel, cells := s.mobileSel, s.mobile.cells
+		sel, keys := s.mobileSel, s.mobile.pk
 		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
-			x, y := s.mobile.cellXY(s.Bodies[sel[k]].Pos)
-			cells[k] = int32(y*s.mobile.nx + x)
+			keys[k] = s.mobile.Key(s.Bodies[sel[k]].Pos)
 		}
 	}
 	s.reindexJobs.clearance = s.clearanceJob
 	s.reindexJobs.items = func(c int) {
 		// in body order (bodies are read one after the other), each to
-		// its place in the index (mobile.cells holds it by now)
-		sel, dest := s.mobileSel, s.mobile.cells
+		// its place in the index
+		sel, dest := s.mobileSel, s.mobile.slot
 		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
 			i := sel[k]
 			b := &s.Bodies[i]
@@ -154,26 +153,16 @@ func (s *Space) ReindexWith(run Runner) {
 		s.cell = cell
 		s.staticDirty = true
 	}
-	// the mobile grid: a counting sort of the bodies by the cell of their
-	// centre, then the packed items in grid order
+	// the mobile grid: the bodies sorted by the cell of their centre
+	// (Cells: its cost follows the bodies, not the arena's area), then the
+	// packed items in grid order
 	g := &s.mobile
-	g.init(s.lo, s.hi, cell)
+	g.Reset(s.lo, s.hi, cell)
 	n := len(s.mobileSel)
 	chunks := (n + reindexChunk - 1) / reindexChunk
-	g.scratchCells(n)
+	g.Keys(n)
 	run.Run(chunks, s.reindexJobs.cells)
-	clear(g.start)
-	for _, c := range g.cells {
-		g.start[c+1]++
-	}
-	g.prefix()
-	g.items = resize(g.items, n)
-	fill := g.fillCursor()
-	for k, c := range g.cells {
-		g.items[fill[c]] = s.mobileSel[k]
-		g.cells[k] = fill[c] // from now on: where body k of the selection goes
-		fill[c]++
-	}
+	g.Index()
 	s.mitem = slices.Grow(s.mitem[:0], n)[:n]
 	run.Run(chunks, s.reindexJobs.items)
 	for k := len(s.clear); k < len(s.Bodies); k++ {
@@ -188,8 +177,7 @@ func (s *Space) ReindexWith(run Runner) {
 				s.staticSel = append(s.staticSel, int32(i))
 			}
 		}
-		s.static.init(s.lo, s.hi, math.Max(4*cell, 1))
-		s.static.buildFootprints(s.Bodies, s.staticSel)
+		s.static.build(s.lo, s.hi, math.Max(4*cell, 1), s.Bodies, s.staticSel)
 		s.staticDirty = false
 	}
 }
@@ -201,8 +189,7 @@ func (s *Space) Near(lo, hi ci.Vector2, fn func(i int) bool) {
 	if !s.static.visit(lo, hi, fn) {
 		return
 	}
-	r := ci.Vector2{X: s.maxMobileR, Y: s.maxMobileR}
-	s.mobile.visit(lo.Sub(r), hi.Add(r), fn)
+	s.NearMobile(lo, hi, fn)
 }
 
 // NearStatic is Near restricted to static bodies.
@@ -320,9 +307,10 @@ func (s *Space) Nearby(p ci.Vector2, r, z float64, ignore int, buf []int32) []in
 	}
 	g := &s.mobile
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
-	x0, y0, x1, y1 := g.rangeXY(p.Sub(pad), p.Add(pad))
+	x0, y0, x1, y1 := g.Span(p.Sub(pad), p.Add(pad))
 	for y := y0; y <= y1; y++ {
-		for k := g.start[y*g.nx+x0]; k < g.start[y*g.nx+x1+1]; k++ {
+		k0, k1 := g.Row(y, x0, x1)
+		for k := k0; k < k1; k++ {
 			m := &s.mitem[k]
 			d := m.pos.Sub(p)
 			reach := r + m.r
@@ -358,7 +346,16 @@ func (s *Space) CastRayAmong(cands []int32, from, to ci.Vector2) (t float64, hit
 // footprint may meet the box [lo, hi], until fn returns false.
 func (s *Space) NearMobile(lo, hi ci.Vector2, fn func(i int) bool) {
 	r := ci.Vector2{X: s.maxMobileR, Y: s.maxMobileR}
-	s.mobile.visit(lo.Sub(r), hi.Add(r), fn)
+	g := &s.mobile
+	x0, y0, x1, y1 := g.Span(lo.Sub(r), hi.Add(r))
+	for y := y0; y <= y1; y++ {
+		k0, k1 := g.Row(y, x0, x1)
+		for k := k0; k < k1; k++ {
+			if !fn(int(s.mitem[k].body)) {
+				return
+			}
+		}
+	}
 }
 
 // NearMobileDisc calls fn for every mobile body (as indexed by the last
@@ -367,9 +364,10 @@ func (s *Space) NearMobile(lo, hi ci.Vector2, fn func(i int) bool) {
 func (s *Space) NearMobileDisc(p ci.Vector2, r float64, fn func(i int) bool) {
 	g := &s.mobile
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
-	x0, y0, x1, y1 := g.rangeXY(p.Sub(pad), p.Add(pad))
+	x0, y0, x1, y1 := g.Span(p.Sub(pad), p.Add(pad))
 	for y := y0; y <= y1; y++ {
-		for k := g.start[y*g.nx+x0]; k < g.start[y*g.nx+x1+1]; k++ {
+		k0, k1 := g.Row(y, x0, x1)
+		for k := k0; k < k1; k++ {
 			m := &s.mitem[k]
 			d := m.pos.Sub(p)
 			if reach := r + m.r; d.X*d.X+d.Y*d.Y > reach*reach {

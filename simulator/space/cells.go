@@ -1,0 +1,284 @@
+package space
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/argosgo/argos/ci"
+)
+
+// Cells indexes points by the square cell of a uniform lattice they fall
+// in, so that the points near a place are a few runs of one array: the
+// items of the cells x0..x1 of row y are Items()[Row(y, x0, x1)].
+//
+// Its cost follows the number of points, not the area of the lattice:
+// only the rectangle of cells the points occupy (the window) is stored,
+// as an array of cell starts when the window holds few cells per point
+// (dense), or else as the sorted cell of every item (sparse), where a row
+// is found by bisection. Both store the items in the same order (by row,
+// then by column, then by point index), so a query gives the same result
+// whichever is used. Points outside the lattice fall into its border
+// cells.
+//
+// A Cells reuses its memory from one Build to the next; queries may run
+// from many goroutines at once, but not during Build.
+type Cells struct {
+	lo       ci.Vector2 // the lattice's corner
+	cell     float64
+	inv      float64
+	nx, ny   int // the lattice's size in cells
+	wx0, wy0 int // the window's first cell
+	wnx, wny int // the window's size in cells; 0 when there is no point
+	sparse   bool
+	start    []int32  // dense: the first item of each window cell, then the end
+	keys     []uint64 // sparse: the cell key (row<<32 | column) of each item
+	items    []int32
+	slot     []int32  // slot[k]: where point k is in items
+	pk       []uint64 // scratch: the cell key of each point
+	tk       []uint64 // scratch for the radix sort
+	ti       []int32
+	force    int8 // tests: 1 forces the dense form, 2 the sparse one
+}
+
+// maxLattice bounds the lattice's size along each axis, so that cell
+// keys fit in 32 bits per axis; beyond it cells grow.
+const maxLattice = 1 << 28
+
+// maxDense bounds the cells a dense window may have (the memory of its
+// array of starts).
+const maxDense = 1 << 22
+
+// denseCells is how many cells a dense window of n points may have: about
+// what bisecting the rows of a sparse one costs the queries of a tick
+// (each point's sensors and engines query a few rows around it), so that
+// the dense form is chosen only where it is the cheaper.
+func denseCells(n int) int {
+	return min(4096+16*n*bits.Len(uint(n)), maxDense)
+}
+
+// Build indexes the points 0..n-1 that at returns, on a lattice of cells
+// of about the given size whose corner is lo and which covers hi.
+func (g *Cells) Build(lo, hi ci.Vector2, cell float64, n int, at func(k int) ci.Vector2) {
+	g.Reset(lo, hi, cell)
+	keys := g.Keys(n)
+	for k := range keys {
+		keys[k] = g.Key(at(k))
+	}
+	g.Index()
+}
+
+// Reset starts a build in three steps, for callers that compute the keys
+// of their points in parallel: Reset sets the lattice, the caller fills
+// Keys(n) with the Key of each point, and Index sorts them.
+func (g *Cells) Reset(lo, hi ci.Vector2, cell float64) { g.setLattice(lo, hi, cell) }
+
+// Keys returns room for the keys of n points, to fill with Key.
+func (g *Cells) Keys(n int) []uint64 {
+	g.pk = resize64(g.pk, n)
+	return g.pk
+}
+
+// Key returns the key of the lattice cell of p.
+func (g *Cells) Key(p ci.Vector2) uint64 {
+	x, y := g.CellXY(p)
+	return uint64(y)<<32 | uint64(x)
+}
+
+// Index indexes the points whose keys fill Keys.
+func (g *Cells) Index() { g.index(len(g.pk)) }
+
+func (g *Cells) setLattice(lo, hi ci.Vector2, cell float64) {
+	w, h := math.Max(hi.X-lo.X, 0), math.Max(hi.Y-lo.Y, 0)
+	cell = math.Max(cell, 1e-9)
+	for w/cell >= maxLattice || h/cell >= maxLattice {
+		cell *= 2
+	}
+	g.lo, g.cell, g.inv = lo, cell, 1/cell
+	g.nx = max(1, int(math.Ceil(w/cell)))
+	g.ny = max(1, int(math.Ceil(h/cell)))
+}
+
+// index sorts the points by their keys (pk) into items.
+func (g *Cells) index(n int) {
+	g.items = resize(g.items, n)
+	g.slot = resize(g.slot, n)
+	g.wnx, g.wny = 0, 0
+	g.sparse = false
+	g.start = g.start[:0]
+	if n == 0 {
+		return
+	}
+	x0, y0, x1, y1 := uint32(math.MaxUint32), uint32(math.MaxUint32), uint32(0), uint32(0)
+	for _, key := range g.pk {
+		x, y := uint32(key), uint32(key>>32)
+		x0, x1 = min(x0, x), max(x1, x)
+		y0, y1 = min(y0, y), max(y1, y)
+	}
+	g.wx0, g.wy0 = int(x0), int(y0)
+	g.wnx, g.wny = int(x1-x0)+1, int(y1-y0)+1
+	if g.force == 1 || g.force == 0 && g.wnx <= denseCells(n)/g.wny {
+		g.indexDense(n)
+	} else {
+		g.indexSparse(n)
+	}
+}
+
+// indexDense is a counting sort over the window's cells.
+func (g *Cells) indexDense(n int) {
+	cells := g.wnx * g.wny
+	if cap(g.start) >= cells+1 {
+		g.start = g.start[:cells+1]
+	} else {
+		g.start = make([]int32, cells+1)
+	}
+	clear(g.start)
+	for k, key := range g.pk {
+		c := g.local(key)
+		g.pk[k] = uint64(c) // from now on the point's window cell
+		g.start[c+1]++
+	}
+	for c := 1; c <= cells; c++ {
+		g.start[c] += g.start[c-1]
+	}
+	// g.start[c] is now the start of cell c; fill with moving cursors kept
+	// in slot, then shift nothing: each point's place is start[c] plus the
+	// points of its cell before it
+	for k := range n {
+		c := g.pk[k]
+		at := g.start[c]
+		g.items[at] = int32(k)
+		g.slot[k] = at
+		g.start[c]++
+	}
+	// the cursors ended at the next cell's start: shift them back
+	copy(g.start[1:], g.start[:cells])
+	g.start[0] = 0
+}
+
+func (g *Cells) local(key uint64) int {
+	return (int(key>>32)-g.wy0)*g.wnx + int(uint32(key)) - g.wx0
+}
+
+// indexSparse sorts the points by key with a stable radix sort (one pass
+// per byte in which the keys differ), which keeps the points of a cell in
+// index order.
+func (g *Cells) indexSparse(n int) {
+	g.sparse = true
+	g.keys = resize64(g.keys, n)
+	g.tk, g.ti = resize64(g.tk, n), resize(g.ti, n)
+	copy(g.keys, g.pk)
+	for k := range n {
+		g.items[k] = int32(k)
+	}
+	var differ uint64
+	for _, key := range g.keys {
+		differ |= key ^ g.keys[0]
+	}
+	src, srcI, dst, dstI := g.keys, g.items, g.tk, g.ti
+	for shift := 0; shift < 64; shift += 8 {
+		if (differ>>shift)&0xff == 0 {
+			continue
+		}
+		var count [257]int32
+		for _, key := range src {
+			count[(key>>shift)&0xff+1]++
+		}
+		for d := 1; d < 257; d++ {
+			count[d] += count[d-1]
+		}
+		for k, key := range src {
+			d := (key >> shift) & 0xff
+			dst[count[d]], dstI[count[d]] = key, srcI[k]
+			count[d]++
+		}
+		src, srcI, dst, dstI = dst, dstI, src, srcI
+	}
+	if &src[0] != &g.keys[0] {
+		copy(g.keys, src)
+		copy(g.items, srcI)
+	}
+	for j, k := range g.items {
+		g.slot[k] = int32(j)
+	}
+}
+
+// CellXY returns the lattice cell of p, clamped to the lattice.
+func (g *Cells) CellXY(p ci.Vector2) (x, y int) {
+	x = int(math.Floor((p.X - g.lo.X) * g.inv))
+	y = int(math.Floor((p.Y - g.lo.Y) * g.inv))
+	return min(max(x, 0), g.nx-1), min(max(y, 0), g.ny-1)
+}
+
+// Span returns the cells that cover the box [lo, hi] and may hold points:
+// columns x0..x1 of rows y0..y1 (no row when y0 > y1).
+func (g *Cells) Span(lo, hi ci.Vector2) (x0, y0, x1, y1 int) {
+	if g.wnx == 0 {
+		return 0, 0, -1, -1
+	}
+	x0, y0 = g.CellXY(lo)
+	x1, y1 = g.CellXY(hi)
+	x0, y0 = max(x0, g.wx0), max(y0, g.wy0)
+	x1, y1 = min(x1, g.wx0+g.wnx-1), min(y1, g.wy0+g.wny-1)
+	if x0 > x1 {
+		return 0, 0, -1, -1
+	}
+	return x0, y0, x1, y1
+}
+
+// Row returns the range of Items() that holds the points of cells x0..x1
+// of row y (lattice cells, as CellXY and Span give them).
+func (g *Cells) Row(y, x0, x1 int) (k0, k1 int) {
+	if !g.sparse {
+		x0, x1 = max(x0, g.wx0), min(x1, g.wx0+g.wnx-1)
+		if y < g.wy0 || y >= g.wy0+g.wny || x0 > x1 {
+			return 0, 0
+		}
+		r := (y-g.wy0)*g.wnx - g.wx0
+		return int(g.start[r+x0]), int(g.start[r+x1+1])
+	}
+	if x0 > x1 {
+		return 0, 0
+	}
+	row := uint64(y) << 32
+	k0, _ = slices.BinarySearch(g.keys, row|uint64(x0))
+	k1, _ = slices.BinarySearch(g.keys[k0:], row|uint64(x1+1))
+	return k0, k0 + k1
+}
+
+// Items returns the indexed points in cell order.
+func (g *Cells) Items() []int32 { return g.items }
+
+// Slot returns where point k lies in Items().
+func (g *Cells) Slot(k int) int { return int(g.slot[k]) }
+
+// Lattice returns the lattice's corner, cell size and size in cells.
+func (g *Cells) Lattice() (lo ci.Vector2, cell float64, nx, ny int) {
+	return g.lo, g.cell, g.nx, g.ny
+}
+
+// Sparse reports whether the last Build chose the sparse form.
+func (g *Cells) Sparse() bool { return g.sparse }
+
+// Near calls fn for the points of the cells that cover the box [lo, hi]
+// (a superset of the points inside it), in cell order, until fn returns
+// false, and reports whether it went through all of them.
+func (g *Cells) Near(lo, hi ci.Vector2, fn func(k int) bool) bool {
+	x0, y0, x1, y1 := g.Span(lo, hi)
+	for y := y0; y <= y1; y++ {
+		k0, k1 := g.Row(y, x0, x1)
+		for _, k := range g.items[k0:k1] {
+			if !fn(int(k)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func resize64(s []uint64, n int) []uint64 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]uint64, n)
+}
