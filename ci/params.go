@@ -2,12 +2,26 @@ package ci
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 )
 
 // Params is the <params> element of a controller (or one of its children),
 // with where it was read so that errors can point at it.
+//
+// The runtimes check that a controller reads every parameter it is given:
+// they pass Init a tracked copy (see [Params.Track]) and, after Init,
+// report an attribute or element the controller never asked for as an
+// error with a suggestion, so that a misspelled <params velocty="50"/>
+// does not silently leave the default in place. Read parameters through
+// the methods (Float, FloatOr, Has, Lookup, Child, ChildOr, ...): reading
+// the Attrs map or the Children slice directly is not seen. A controller
+// that takes free-form parameters (names it does not know in advance)
+// says so with [Params.FreeForm].
 type Params struct {
 	// Where locates the element for error messages, as "file.argos:12".
 	Where string
@@ -17,6 +31,8 @@ type Params struct {
 	Attrs map[string]string
 	// Children are the nested elements, in file order.
 	Children []Params
+
+	use *paramUse // what the controller asked for; nil unless made by Track
 }
 
 // NewParams builds Params from attribute name/value pairs; handy in tests.
@@ -49,14 +65,24 @@ func (p Params) name() string {
 	return p.Name
 }
 
+// Lookup returns the attribute as written and whether it is present: the
+// Attrs map, read in a way the runtimes see (see [Params]).
+func (p Params) Lookup(attr string) (string, bool) {
+	p.asked(attr)
+	v, ok := p.Attrs[attr]
+	return v, ok
+}
+
 // Has reports whether the attribute is present.
 func (p Params) Has(attr string) bool {
+	p.asked(attr)
 	_, ok := p.Attrs[attr]
 	return ok
 }
 
 // String returns a required attribute.
 func (p Params) String(attr string) (string, error) {
+	p.asked(attr)
 	v, ok := p.Attrs[attr]
 	if !ok {
 		return "", p.missing(attr, "a value")
@@ -66,6 +92,7 @@ func (p Params) String(attr string) (string, error) {
 
 // StringOr returns the attribute, or def when it is absent.
 func (p Params) StringOr(attr, def string) string {
+	p.asked(attr)
 	if v, ok := p.Attrs[attr]; ok {
 		return v
 	}
@@ -74,6 +101,7 @@ func (p Params) StringOr(attr, def string) string {
 
 // Float returns a required number.
 func (p Params) Float(attr string) (float64, error) {
+	p.asked(attr)
 	v, ok := p.Attrs[attr]
 	if !ok {
 		return 0, p.missing(attr, "a number")
@@ -84,6 +112,7 @@ func (p Params) Float(attr string) (float64, error) {
 // FloatOr returns the number, or def when the attribute is absent. A
 // present but malformed value is an error.
 func (p Params) FloatOr(attr string, def float64) (float64, error) {
+	p.asked(attr)
 	v, ok := p.Attrs[attr]
 	if !ok {
 		return def, nil
@@ -93,6 +122,7 @@ func (p Params) FloatOr(attr string, def float64) (float64, error) {
 
 // Int returns a required integer.
 func (p Params) Int(attr string) (int, error) {
+	p.asked(attr)
 	v, ok := p.Attrs[attr]
 	if !ok {
 		return 0, p.missing(attr, "an integer")
@@ -102,6 +132,7 @@ func (p Params) Int(attr string) (int, error) {
 
 // IntOr returns the integer, or def when the attribute is absent.
 func (p Params) IntOr(attr string, def int) (int, error) {
+	p.asked(attr)
 	v, ok := p.Attrs[attr]
 	if !ok {
 		return def, nil
@@ -111,6 +142,7 @@ func (p Params) IntOr(attr string, def int) (int, error) {
 
 // Bool returns a required boolean ("true"/"false", as ARGoS writes them).
 func (p Params) Bool(attr string) (bool, error) {
+	p.asked(attr)
 	v, ok := p.Attrs[attr]
 	if !ok {
 		return false, p.missing(attr, "true or false")
@@ -120,6 +152,7 @@ func (p Params) Bool(attr string) (bool, error) {
 
 // BoolOr returns the boolean, or def when the attribute is absent.
 func (p Params) BoolOr(attr string, def bool) (bool, error) {
+	p.asked(attr)
 	v, ok := p.Attrs[attr]
 	if !ok {
 		return def, nil
@@ -131,8 +164,10 @@ func (p Params) BoolOr(attr string, def bool) (bool, error) {
 // empty one (every attribute at its default, located at p) when there is
 // none: for optional groups of parameters such as <wheel_turning>.
 func (p Params) ChildOr(tag string) Params {
+	p.askedChild(tag)
 	for _, c := range p.Children {
 		if c.Name == tag {
+			c.reached()
 			return c
 		}
 	}
@@ -141,8 +176,10 @@ func (p Params) ChildOr(tag string) Params {
 
 // Child returns the first nested element with the given tag.
 func (p Params) Child(tag string) (Params, error) {
+	p.askedChild(tag)
 	for _, c := range p.Children {
 		if c.Name == tag {
+			c.reached()
 			return c, nil
 		}
 	}
@@ -156,7 +193,7 @@ func (p Params) missing(attr, what string) error {
 func (p Params) parseFloat(attr, v string) (float64, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil {
-		return 0, fmt.Errorf("ci: %s: attribute %s=%q is not a number; write it like 0.5 or 1e-3", p.where(), attr, v)
+		return 0, fmt.Errorf("ci: %s: attribute %s=%q is not a number; write it like 0.5 or 1e-3", p.where(), attr, quote(v))
 	}
 	return f, nil
 }
@@ -164,7 +201,7 @@ func (p Params) parseFloat(attr, v string) (float64, error) {
 func (p Params) parseInt(attr, v string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
-		return 0, fmt.Errorf("ci: %s: attribute %s=%q is not an integer; write it like 10", p.where(), attr, v)
+		return 0, fmt.Errorf("ci: %s: attribute %s=%q is not an integer; write it like 10", p.where(), attr, quote(v))
 	}
 	return n, nil
 }
@@ -176,5 +213,257 @@ func (p Params) parseBool(attr, v string) (bool, error) {
 	case "false":
 		return false, nil
 	}
-	return false, fmt.Errorf("ci: %s: attribute %s=%q is not a boolean; write true or false", p.where(), attr, v)
+	return false, fmt.Errorf("ci: %s: attribute %s=%q is not a boolean; write true or false", p.where(), attr, quote(v))
+}
+
+// paramUse records what a controller asked of one element of its params.
+// Copies of a Params share it, so reads through any copy count; it is
+// safe for concurrent use (robots of one controller share it).
+type paramUse struct {
+	done  atomic.Bool // CheckUnread ran: nothing more is recorded
+	hit   atomic.Bool // the controller reached this element
+	mu    sync.Mutex
+	attrs map[string]bool // attribute names asked for, present or not
+	tags  map[string]bool // child tags asked for
+	free  bool            // FreeForm: anything goes
+}
+
+// Track returns a copy of p (and of its nested elements) that records
+// which attributes and elements the controller asks for, for
+// [Params.CheckUnread]. The runtimes give Init a tracked copy; a
+// controller never needs to call it. Every robot of one controller entry
+// shares the copy, so that a parameter read by any of them counts.
+func (p Params) Track() Params {
+	q := p
+	q.use = &paramUse{attrs: map[string]bool{}, tags: map[string]bool{}}
+	q.use.hit.Store(true)
+	if len(p.Children) > 0 {
+		q.Children = make([]Params, len(p.Children))
+		for i, c := range p.Children {
+			q.Children[i] = c.Track()
+			q.Children[i].use.hit.Store(false)
+		}
+	}
+	return q
+}
+
+// FreeForm tells the runtime that the controller takes p's attributes and
+// nested elements as they come, without asking for each by name (a table
+// of values, names chosen by the user): none of them is reported as
+// unknown. Call it in Init, on the element that is free-form:
+//
+//	func (c *Lookup) Init(r ci.Robot, p ci.Params) error {
+//		table := p.ChildOr("table")
+//		table.FreeForm()
+//		for name, v := range table.Attrs { ... }
+//		...
+//	}
+func (p Params) FreeForm() {
+	if u := p.use; u != nil && !u.done.Load() {
+		u.mu.Lock()
+		u.free = true
+		u.mu.Unlock()
+	}
+}
+
+// CheckUnread returns an error naming the first attribute or nested
+// element of p that the controller never asked for since [Params.Track],
+// with a suggestion when it looks like a misspelling of one it did ask
+// for, like
+//
+//	ci: exp.argos:14: <params>: unknown attribute "velocty" (did you mean "velocity"?); the controller reads alpha, delta and velocity: correct the name or remove it
+//
+// It returns nil for a Params that Track did not make. The runtimes call
+// it once, after Init; afterwards the copy records nothing more.
+func (p Params) CheckUnread() error {
+	if p.use == nil {
+		return nil
+	}
+	p.stop()
+	return p.unread()
+}
+
+// stop ends the recording in p and below.
+func (p Params) stop() {
+	if p.use != nil {
+		p.use.done.Store(true)
+	}
+	for _, c := range p.Children {
+		c.stop()
+	}
+}
+
+func (p Params) asked(attr string) {
+	if u := p.use; u != nil && !u.done.Load() {
+		u.hit.Store(true)
+		u.mu.Lock()
+		u.attrs[attr] = true
+		u.mu.Unlock()
+	}
+}
+
+func (p Params) askedChild(tag string) {
+	if u := p.use; u != nil && !u.done.Load() {
+		u.hit.Store(true)
+		u.mu.Lock()
+		u.tags[tag] = true
+		u.mu.Unlock()
+	}
+}
+
+func (p Params) reached() {
+	if u := p.use; u != nil && !u.done.Load() {
+		u.hit.Store(true)
+	}
+}
+
+func (p Params) unread() error {
+	u := p.use
+	if u == nil || u.free {
+		return nil
+	}
+	var unknown []string
+	for name := range p.Attrs {
+		if !u.attrs[name] {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		known := sortedKeys(u.attrs)
+		what := "unknown attribute "
+		if len(unknown) > 1 {
+			what = "unknown attributes "
+		}
+		for i, name := range unknown {
+			switch {
+			case i == 0:
+			case i == len(unknown)-1:
+				what += " and "
+			default:
+				what += ", "
+			}
+			what += fmt.Sprintf("%q", quote(name)) + didYouMean(name, known, "%q")
+		}
+		reads := "no attribute of <" + p.name() + ">"
+		if len(known) > 0 {
+			reads = joinAnd(known, "%s")
+		}
+		return fmt.Errorf("ci: %s: %s; the controller reads %s: correct the name or remove it", p.where(), what, reads)
+	}
+	first := map[string]Params{} // the first reached child of each tag
+	for _, c := range p.Children {
+		if c.use == nil || !c.use.hit.Load() {
+			continue
+		}
+		if _, ok := first[c.Name]; !ok {
+			first[c.Name] = c
+		}
+	}
+	for _, c := range p.Children {
+		if c.use != nil && c.use.hit.Load() {
+			if err := c.unread(); err != nil {
+				return err
+			}
+			continue
+		}
+		if f, ok := first[c.Name]; ok {
+			return fmt.Errorf("ci: %s: another <%s> in <%s> (the first is at %s), and the controller reads only the first: merge them or remove this one",
+				c.where(), quote(c.name()), p.name(), f.Where)
+		}
+		tags := sortedKeys(u.tags)
+		if len(tags) == 0 {
+			return fmt.Errorf("ci: %s: unknown element inside <%s>; the controller reads no element there: remove it", c.where(), p.name())
+		}
+		return fmt.Errorf("ci: %s: unknown element inside <%s>%s; the controller reads %s there: correct the name or remove it",
+			c.where(), p.name(), didYouMean(c.Name, tags, "<%s>"), joinAnd(tags, "<%s>"))
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// joinAnd formats list as "a, b and c", each item with format.
+func joinAnd(list []string, format string) string {
+	var b strings.Builder
+	for i, s := range list {
+		switch {
+		case i == 0:
+		case i == len(list)-1:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, format, quote(s))
+	}
+	return b.String()
+}
+
+// didYouMean returns ` (did you mean "x"?)`, with format applied to x,
+// when one of the candidates is a close misspelling of s, else "".
+func didYouMean(s string, candidates []string, format string) string {
+	best, bestDist := "", 0
+	for _, c := range candidates {
+		limit := 2
+		if len(c) <= 4 {
+			limit = 1
+		}
+		d := distance(strings.ToLower(s), strings.ToLower(c), limit)
+		if d <= limit && (best == "" || d < bestDist) {
+			best, bestDist = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (did you mean " + fmt.Sprintf(format, best) + "?)"
+}
+
+// distance is the number of single-byte insertions, deletions and
+// substitutions that turn a into b, or limit+1 when it is more than limit.
+func distance(a, b string, limit int) int {
+	if a == b {
+		return 0
+	}
+	if d := len(a) - len(b); d > limit || -d > limit || len(a) > 64 {
+		return limit + 1 // (names are short; a long one is no misspelling)
+	}
+	row := make([]int, len(b)+1)
+	for j := range row {
+		row[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		diag := row[0]
+		row[0] = i
+		for j := 1; j <= len(b); j++ {
+			up := row[j]
+			cost := 0
+			if a[i-1] != b[j-1] {
+				cost = 1
+			}
+			row[j] = min(row[j]+1, row[j-1]+1, diag+cost)
+			diag = up
+		}
+	}
+	return min(row[len(b)], limit+1)
+}
+
+// quote shortens a value for quoting in a message.
+func quote(s string) string {
+	const n = 64
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + fmt.Sprintf("... (%d bytes in all)", len(s))
 }

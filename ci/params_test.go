@@ -1,6 +1,7 @@
 package ci
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -264,5 +265,169 @@ func TestChildOrAndLocation(t *testing.T) {
 	}
 	if (Params{}).Location() != "<params>" {
 		t.Errorf("unlocated params: %q", (Params{}).Location())
+	}
+}
+
+// sample is a <params> as the runtimes hand it to a controller:
+//
+//	<params alpha="7.5" velocty="5">        line 12
+//	  <wheel_turnin max_speed="10"/>        line 13
+//	</params>
+func sample() Params {
+	return Params{Where: "file.argos:12", Name: "params", Attrs: map[string]string{"alpha": "7.5", "velocty": "5"},
+		Children: []Params{{Where: "file.argos:13", Name: "wheel_turnin", Attrs: map[string]string{"max_speed": "10"}}}}
+}
+
+func TestCheckUnreadAttribute(t *testing.T) {
+	p := sample().Track()
+	if _, err := p.FloatOr("alpha", 0); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := p.FloatOr("velocity", 5); v != 5 {
+		t.Fatal("FloatOr of an absent attribute")
+	}
+	p.ChildOr("wheel_turning")
+	checkErr(t, "CheckUnread", p.CheckUnread(), `file.argos:12: <params>: unknown attribute "velocty" (did you mean "velocity"?)`,
+		"the controller reads alpha and velocity: correct the name or remove it")
+}
+
+func TestCheckUnreadElement(t *testing.T) {
+	p := sample().Track()
+	p.Float("alpha")
+	p.Has("velocty")
+	p.ChildOr("wheel_turning")
+	checkErr(t, "CheckUnread", p.CheckUnread(), "file.argos:13: <wheel_turnin>: unknown element inside <params> (did you mean <wheel_turning>?)",
+		"the controller reads <wheel_turning> there")
+
+	q := sample().Track()
+	q.Lookup("alpha")
+	q.StringOr("velocty", "")
+	checkErr(t, "CheckUnread", q.CheckUnread(), "file.argos:13: <wheel_turnin>: unknown element inside <params>; the controller reads no element there: remove it")
+}
+
+func TestCheckUnreadInsideChild(t *testing.T) {
+	p := sample().Track()
+	p.Float("alpha")
+	p.Float("velocty")
+	c := p.ChildOr("wheel_turnin")
+	c.IntOr("max_sped", 3)
+	checkErr(t, "CheckUnread", p.CheckUnread(), `file.argos:13: <wheel_turnin>: unknown attribute "max_speed" (did you mean "max_sped"?)`)
+	// reached by walking Children, and read: checked like any other
+	q := sample().Track()
+	q.Float("alpha")
+	q.Float("velocty")
+	for _, c := range q.Children {
+		c.FloatOr("max_speed", 1)
+	}
+	if err := q.CheckUnread(); err != nil {
+		t.Errorf("every parameter read: %v", err)
+	}
+}
+
+func TestCheckUnreadRepeatedElement(t *testing.T) {
+	p := Params{Where: "f.argos:2", Name: "params", Children: []Params{
+		{Where: "f.argos:3", Name: "state", Attrs: map[string]string{"a": "1"}},
+		{Where: "f.argos:4", Name: "state", Attrs: map[string]string{"a": "2"}},
+	}}.Track()
+	p.ChildOr("state").Int("a")
+	checkErr(t, "CheckUnread", p.CheckUnread(), "f.argos:4: <state>: another <state> in <params> (the first is at f.argos:3), and the controller reads only the first")
+}
+
+func TestFreeForm(t *testing.T) {
+	p := sample().Track()
+	p.FreeForm()
+	if err := p.CheckUnread(); err != nil {
+		t.Errorf("free-form params: %v", err)
+	}
+	q := sample().Track()
+	q.Float("alpha")
+	q.Float("velocty")
+	q.ChildOr("wheel_turnin").FreeForm()
+	if err := q.CheckUnread(); err != nil {
+		t.Errorf("free-form child: %v", err)
+	}
+}
+
+func TestCheckUnreadOnlyWhenTracked(t *testing.T) {
+	if err := sample().CheckUnread(); err != nil {
+		t.Errorf("untracked params: %v", err)
+	}
+	p := sample()
+	tr := p.Track()
+	tr.Float("alpha")
+	tr.Float("velocty")
+	tr.ChildOr("wheel_turnin").Float("max_speed")
+	if err := tr.CheckUnread(); err != nil {
+		t.Fatal(err)
+	}
+	// a second Track starts afresh, and reads after CheckUnread are not recorded
+	again := p.Track()
+	if again.CheckUnread() == nil {
+		t.Error("a fresh Track inherited the reads of another")
+	}
+	again.Float("alpha")
+	if err := again.CheckUnread(); err == nil || !strings.Contains(err.Error(), `"alpha"`) {
+		t.Errorf("a read after CheckUnread was recorded: %v", err)
+	}
+}
+
+// Robots of one controller share its tracked params and may read them
+// from their parallel control steps.
+func TestTrackConcurrentReads(t *testing.T) {
+	p := sample().Track()
+	done := make(chan bool)
+	for i := 0; i < 4; i++ {
+		go func() {
+			for k := 0; k < 100; k++ {
+				p.FloatOr("alpha", 0)
+				p.ChildOr("wheel_turnin").Has("max_speed")
+				p.Has("velocty")
+			}
+			done <- true
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		<-done
+	}
+	if err := p.CheckUnread(); err != nil {
+		t.Error(err)
+	}
+	p.FloatOr("alpha", 0) // after the check: nothing recorded, no race
+}
+
+func TestCheckUnreadQuotesShortly(t *testing.T) {
+	long := strings.Repeat("v", 10000)
+	p := Params{Where: "f.argos:2", Name: "params", Attrs: map[string]string{long: "1", "x": strings.Repeat("y", 1<<20)}}.Track()
+	err := p.CheckUnread()
+	if err == nil || len(err.Error()) > 400 || !strings.Contains(err.Error(), "(10000 bytes in all)") {
+		t.Errorf("error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
+	}
+	_, err = p.Float("x")
+	if err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), "(1048576 bytes in all)") {
+		t.Errorf("error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
+	}
+}
+
+func TestDidYouMean(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		list []string
+		want string
+	}{
+		{"velocty", []string{"alpha", "velocity"}, `velocity`},
+		{"VELOCITY", []string{"velocity"}, `velocity`},
+		{"alpah", []string{"alpha", "delta"}, `alpha`},
+		{"gain", []string{"alpha"}, ``},
+		{"rate", []string{"rates", "date"}, `rates`},
+		{strings.Repeat("a", 100), []string{strings.Repeat("a", 99)}, ``},
+	} {
+		got := didYouMean(c.s, c.list, "%s")
+		want := ""
+		if c.want != "" {
+			want = " (did you mean " + c.want + "?)"
+		}
+		if got != want {
+			t.Errorf("didYouMean(%.20q, %.40q) = %q, want %q", c.s, c.list, got, want)
+		}
 	}
 }
