@@ -28,9 +28,14 @@ type swarm struct {
 }
 
 func newSwarm(tb testing.TB, n int, side float64, m *entity.RobotModel, occlusions bool, seed uint64) *swarm {
+	return newSwarmIn(tb, n, side, side, m, occlusions, seed)
+}
+
+// newSwarmIn is newSwarm in an arena of another size.
+func newSwarmIn(tb testing.TB, n int, side, arena float64, m *entity.RobotModel, occlusions bool, seed uint64) *swarm {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
-	sp := space.New(ci.Vector3{Z: 1}, ci.Vector3{X: side, Y: side, Z: 2})
+	sp := space.New(ci.Vector3{Z: 1}, ci.Vector3{X: arena, Y: arena, Z: 2})
 	w := &entity.World{Space: sp}
 	s := &swarm{sp: sp, w: w}
 	for k := 0; k < 8; k++ { // walls
@@ -88,47 +93,73 @@ func (goRunner) Run(n int, job func(i int)) {
 
 // The medium's grid search and once-per-pair occlusion test give exactly
 // what checking every pair of robots gives, in robot order, and the same
-// with any runner.
+// with any runner; also with a tenth of the robots 2 km away in a 5 km
+// arena, which makes the medium's grid sparse.
 func TestRABMatchesBruteForce(t *testing.T) {
 	for _, occ := range []bool{true, false} {
 		for _, m := range []*entity.RobotModel{entity.FootBot, entity.EPuck} {
-			t.Run(fmt.Sprintf("%s/occlusions=%v", m.Type, occ), func(t *testing.T) {
-				s := newSwarm(t, 400, 8, m, occ, 3)
-				// some robots have a longer range, one has another payload size
-				s.mem[5].Range, s.mem[17].Range = 2*m.RAB.Range, 0.5*m.RAB.Range
-				s.mem[30].Payload = make([]byte, 3)
-				s.rab.Update(goRunner{})
-				for i, rx := range s.mem {
-					var want []int32
-					for j, tx := range s.mem {
-						if i == j || len(tx.Payload) != len(rx.Payload) {
-							continue
-						}
-						if tx.Position().Sub(rx.Position()).Length() >= tx.Range {
-							continue
-						}
-						if occ && media.Occluded(s.sp, rx.Position(), tx.Position(), rx.Robot.Body, tx.Robot.Body) {
-							continue
-						}
-						want = append(want, int32(j))
-					}
-					if !slices.Equal(rx.Heard(), want) {
-						t.Fatalf("robot %d hears %v, want %v", i, rx.Heard(), want)
-					}
-				}
-				heard := func() [][]int32 {
-					var out [][]int32
-					for _, mb := range s.mem {
-						out = append(out, slices.Clone(mb.Heard()))
-					}
-					return out
-				}
-				a := heard()
-				s.rab.Update(physics.Serial{})
-				if b := heard(); !slices.EqualFunc(a, b, slices.Equal[[]int32]) {
-					t.Fatal("a serial update differs from a parallel one")
-				}
-			})
+			for _, spread := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/occlusions=%v/spread=%v", m.Type, occ, spread), func(t *testing.T) { rabMatchesBruteForce(t, m, occ, spread) })
+			}
+		}
+	}
+}
+
+func rabMatchesBruteForce(t *testing.T, m *entity.RobotModel, occ, spread bool) {
+	var s *swarm
+	if !spread {
+		s = newSwarm(t, 400, 8, m, occ, 3)
+	} else {
+		s = newSwarmIn(t, 400, 8, 5000, m, occ, 3)
+		for i, r := range s.robots {
+			if i%10 == 0 {
+				b := r.B()
+				b.Pos = b.Pos.Add(ci.Vector2{X: 1500, Y: 1400})
+			}
+		}
+		s.sp.Reindex()
+	}
+	// some robots have a longer range, one has another payload size
+	s.mem[5].Range, s.mem[17].Range = 2*m.RAB.Range, 0.5*m.RAB.Range
+	s.mem[30].Payload = make([]byte, 3)
+	s.rab.Update(goRunner{})
+	for i, rx := range s.mem {
+		var want []int32
+		for j, tx := range s.mem {
+			if i == j || len(tx.Payload) != len(rx.Payload) {
+				continue
+			}
+			if tx.Position().Sub(rx.Position()).Length() >= tx.Range {
+				continue
+			}
+			if occ && media.Occluded(s.sp, rx.Position(), tx.Position(), rx.Robot.Body, tx.Robot.Body) {
+				continue
+			}
+			want = append(want, int32(j))
+		}
+		if !slices.Equal(rx.Heard(), want) {
+			t.Fatalf("robot %d hears %v, want %v", i, rx.Heard(), want)
+		}
+	}
+	heard := func() [][]int32 {
+		var out [][]int32
+		for _, mb := range s.mem {
+			out = append(out, slices.Clone(mb.Heard()))
+		}
+		return out
+	}
+	a := heard()
+	s.rab.Update(physics.Serial{})
+	if b := heard(); !slices.EqualFunc(a, b, slices.Equal[[]int32]) {
+		t.Fatal("a serial update differs from a parallel one")
+	}
+	if spread {
+		far := 0
+		for i := 0; i < len(s.mem); i += 10 {
+			far += len(s.mem[i].Heard())
+		}
+		if far == 0 {
+			t.Fatal("the robots 2 km away hear nobody: the test proves little")
 		}
 	}
 }
