@@ -3,7 +3,9 @@
 // slice, and a positional index owned by the project (two uniform grids:
 // one for static bodies, rebuilt only when they change, one for mobile
 // bodies, rebuilt every tick) that answers range and ray queries with
-// analytic ray-disc and ray-box tests.
+// analytic ray-disc and ray-box tests. The grids store only the cells the
+// bodies occupy ([Cells]), so the cost of a tick follows the number of
+// bodies, not the arena's area.
 //
 // Concurrency follows the simulation tick: physics engines write the poses
 // of the bodies they own (disjoint sets) while nobody reads; the index is
