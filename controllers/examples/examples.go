@@ -23,5 +23,6 @@ import (
 	_ "github.com/argosgo/argos/controllers/foraging"
 	_ "github.com/argosgo/argos/controllers/gripping"
 	_ "github.com/argosgo/argos/controllers/prey_retrieval"
+	_ "github.com/argosgo/argos/controllers/sensor_probe"
 	_ "github.com/argosgo/argos/controllers/synchronization"
 )
