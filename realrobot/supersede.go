@@ -50,5 +50,8 @@ func (s *Supersede) BeginAct() uint64 {
 	return s.base
 }
 
+// Stops returns the number of stops so far (a mark of now).
+func (s *Supersede) Stops() uint64 { return s.stops.Load() }
+
 // Superseded reports whether a stop came since the tick of mark began.
 func (s *Supersede) Superseded(mark uint64) bool { return s.stops.Load() != mark }

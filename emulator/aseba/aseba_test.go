@@ -263,3 +263,32 @@ func TestDriverConformance(t *testing.T) {
 		realrobottest.TestDriver(t, drv, devs)
 	})
 }
+
+// Answers slower than a tick but within the board's timeout: every tick
+// overruns, the wheels are stopped, and the late tick's targets are
+// never written after the stop.
+func TestSlowAnswersKeepTheStop(t *testing.T) {
+	net := emu.NewNetwork(boards.FootBot(), emulatortest.NewBody(24))
+	b := footbotBoard(t, net)
+	b.Timeout = 400 * time.Millisecond
+	err, fault := faultRun(t, b, 12, 4, 5, func() { net.SetDelay(150 * time.Millisecond) })
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	cmds := net.Commands()
+	stopped := -1
+	for i, c := range cmds {
+		if !c.At.After(fault) {
+			continue
+		}
+		if stopped < 0 && c.Left == 0 && c.Right == 0 {
+			stopped = i
+		}
+		if stopped >= 0 && (c.Left != 0 || c.Right != 0) {
+			t.Errorf("targets (%d, %d) written %v after the stop: the stop was undone", c.Left, c.Right, c.At.Sub(cmds[stopped].At).Round(time.Millisecond))
+		}
+	}
+	if stopped < 0 {
+		t.Fatalf("the wheels were never stopped: %v", cmds)
+	}
+}

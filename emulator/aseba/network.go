@@ -36,6 +36,7 @@ type Network struct {
 	mem      map[uint16][]int16
 	commands []WheelCommand
 	mute     bool
+	delay    time.Duration
 	ln       net.Listener
 	conns    map[net.Conn]bool
 	wg       sync.WaitGroup
@@ -90,6 +91,14 @@ func (n *Network) Commands() []WheelCommand {
 func (n *Network) Mute(on bool) {
 	n.mu.Lock()
 	n.mute = on
+	n.mu.Unlock()
+}
+
+// SetDelay makes the nodes answer d late (0: at once), as a busy bus
+// would; writes still take effect at once, in order.
+func (n *Network) SetDelay(d time.Duration) {
+	n.mu.Lock()
+	n.delay = d
 	n.mu.Unlock()
 }
 
@@ -240,6 +249,12 @@ func (n *Network) serve(c net.Conn) {
 			out = a.Append(out)
 		}
 		if len(out) > 0 {
+			n.mu.Lock()
+			d := n.delay
+			n.mu.Unlock()
+			if d > 0 {
+				time.Sleep(d)
+			}
 			if _, err := c.Write(out); err != nil {
 				return
 			}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
+	"time"
 
 	"github.com/argosgo/argos/boards"
 	rr "github.com/argosgo/argos/realrobot/epuck"
@@ -24,6 +26,7 @@ var (
 // VL53L0X, MPU-9250, ground module and PCA9548 mux the board declares.
 // It implements periph's i2c.BusCloser.
 type Bus struct {
+	tx      sync.Mutex // one transaction at a time, as on a real adapter
 	fw      *Firmware
 	name    string
 	channel int  // selected mux channel; -1 none
@@ -67,9 +70,33 @@ func (b *Bus) Frames() int {
 
 // Tx runs one transaction.
 func (b *Bus) Tx(addr uint16, w, r []byte) error {
+	b.tx.Lock()
+	defer b.tx.Unlock()
+	late, err := b.run(addr, w, r)
+	if late > 0 {
+		time.Sleep(late)
+		return ErrTimeout
+	}
+	return err
+}
+
+// run runs a transaction; a Late fault returns how long it takes before
+// it times out.
+func (b *Bus) run(addr uint16, w, r []byte) (time.Duration, error) {
 	f := b.fw
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if addr == f.b.I2C.Addr && f.faults.Late > 0 && (f.b.I2C.MuxAddr == 0 || b.channel == f.b.I2C.MuxChannel) {
+		f.faults.Late--
+		b.tx1(addr, w, r)
+		return f.faults.LateBy, nil
+	}
+	return 0, b.tx1(addr, w, r)
+}
+
+// tx1 is a transaction; f.mu is held.
+func (b *Bus) tx1(addr uint16, w, r []byte) error {
+	f := b.fw
 	c := f.b.I2C
 	if c.MuxAddr != 0 {
 		if addr == c.MuxAddr {

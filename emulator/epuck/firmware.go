@@ -43,6 +43,13 @@ type Faults struct {
 	NACK        int  // I²C: refuse transactions at the e-puck's address
 	Timeout     int  // I²C: time transactions out
 	BadChecksum int  // I²C: corrupt the sensor frame's checksum
+	// Late replies: sercom: the next Late replies are written LateBy
+	// after their command, the firmware busy meanwhile (the commands
+	// that come in the while wait); I²C: the next Late transactions at
+	// the e-puck's address take LateBy and time out, after the e-puck2
+	// took what was written.
+	Late   int
+	LateBy time.Duration
 }
 
 // Firmware is the e-puck's firmware on a Body: it keeps the commanded
@@ -148,6 +155,17 @@ func (f *Firmware) spoil(reply []byte) []byte {
 	return reply
 }
 
+// late returns how long to hold the next reply (the Late fault).
+func (f *Firmware) late() time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.faults.Late <= 0 {
+		return 0
+	}
+	f.faults.Late--
+	return f.faults.LateBy
+}
+
 // Serve runs advanced sercom on rw until reading fails (the error is
 // returned; io.EOF and a hung-up terminal are not errors).
 func (f *Firmware) Serve(rw io.ReadWriter) error {
@@ -160,6 +178,9 @@ func (f *Firmware) Serve(rw io.ReadWriter) error {
 			var out []byte
 			buf, out = f.Handle(buf)
 			if len(out) > 0 {
+				if d := f.late(); d > 0 {
+					time.Sleep(d)
+				}
 				if _, werr := rw.Write(out); werr != nil {
 					return quiet(werr)
 				}

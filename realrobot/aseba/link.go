@@ -128,7 +128,7 @@ func (l *Link) ensure() error {
 		l.reopens++
 		l.log.Warnf("reconnected to the Aseba network (%d times so far)", l.reopens)
 		if l.OnReconnect != nil {
-			if err := l.send(l.OnReconnect()); err != nil {
+			if err := l.send(l.OnReconnect(), nil); err != nil {
 				l.drop(err)
 				return err
 			}
@@ -161,10 +161,19 @@ func (l *Link) Reopens() int {
 	return l.reopens
 }
 
-// send writes the SetVariables of ws in one write.
-func (l *Link) send(ws []Write) error {
+// ErrSuperseded is returned by Store when its superseded function says
+// a stop came: the writes were not sent (again).
+var ErrSuperseded = errors.New("aseba: the writes were superseded by a stop")
+
+// send writes the SetVariables of ws in one write. When superseded is
+// not nil it is asked first, under the write lock: a true answer sends
+// nothing and returns ErrSuperseded.
+func (l *Link) send(ws []Write, superseded func() bool) error {
 	l.wmu.Lock()
 	defer l.wmu.Unlock()
+	if superseded != nil && superseded() {
+		return ErrSuperseded
+	}
 	if l.c == nil {
 		return errors.New("aseba: not connected")
 	}
@@ -176,8 +185,12 @@ func (l *Link) send(ws []Write) error {
 	return err
 }
 
-// Store writes variables (Aseba does not acknowledge writes).
-func (l *Link) Store(ws []Write) error {
+// Store writes variables (Aseba does not acknowledge writes), retrying
+// on a lost connection. superseded, when not nil, is asked under the
+// write lock before each attempt: once it says a stop came, Store gives
+// up with ErrSuperseded, so that no retry resends commands older than
+// the stop.
+func (l *Link) Store(ws []Write, superseded func() bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var last error
@@ -186,7 +199,10 @@ func (l *Link) Store(ws []Write) error {
 			last = err
 			continue
 		}
-		if err := l.send(ws); err != nil {
+		if err := l.send(ws, superseded); err != nil {
+			if errors.Is(err, ErrSuperseded) {
+				return err
+			}
 			l.drop(err)
 			last = err
 			continue
@@ -194,16 +210,6 @@ func (l *Link) Store(ws []Write) error {
 		return nil
 	}
 	return fmt.Errorf("aseba: writing variables: %w", last)
-}
-
-// StoreNow writes variables without waiting for an exchange in progress
-// (an urgent stop); the writes go out between that exchange's messages.
-func (l *Link) StoreNow(ws []Write) error {
-	if l.mu.TryLock() {
-		l.mu.Unlock()
-		return l.Store(ws)
-	}
-	return l.send(ws)
 }
 
 // Fetch reads the variables vars into out (out[i] gets vars[i].Size

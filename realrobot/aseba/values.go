@@ -1,6 +1,7 @@
 package aseba
 
 import (
+	"fmt"
 	"math"
 	"sync"
 
@@ -30,13 +31,24 @@ func LEDWrite(v boards.AsebaVar, colors []ci.Color) Write {
 // Stop writes the stop commands ws and has verify read them back. mu is
 // the driver's exchange lock: when Sense or Act holds it (a tick overran),
 // the commands go out at once between that exchange's messages, unchecked,
-// so that a stop never waits for a slow exchange.
-func (l *Link) Stop(mu *sync.Mutex, ws []Write, verify func() error) error {
+// so that a stop never waits for a slow exchange. stopped, when not nil,
+// is called under the write lock right before the stop is written, so
+// that a Store checking it never writes after the stop.
+func (l *Link) Stop(mu *sync.Mutex, ws []Write, stopped func(), verify func() error) error {
+	mark := func() bool {
+		if stopped != nil {
+			stopped()
+		}
+		return false
+	}
 	if !mu.TryLock() {
-		return l.StoreNow(ws)
+		if err := l.send(ws, mark); err != nil {
+			return fmt.Errorf("aseba: writing the stop during an exchange: %w", err)
+		}
+		return nil
 	}
 	defer mu.Unlock()
-	if err := l.Store(ws); err != nil {
+	if err := l.Store(ws, mark); err != nil {
 		return err
 	}
 	return verify()

@@ -2,6 +2,8 @@ package epuck_test
 
 import (
 	"bytes"
+	"errors"
+	"slices"
 	"testing"
 
 	"github.com/argosgo/argos/realrobot/epuck"
@@ -103,11 +105,72 @@ func FuzzDecodeChips(f *testing.F) {
 	})
 }
 
+// FuzzParseReply: an ASCII reply line either parses, and then formats
+// back to itself, or is an error wrapping ErrGarbage.
+func FuzzParseReply(f *testing.F) {
+	f.Fuzz(func(t *testing.T, line []byte) {
+		r, err := epuck.ParseReply(line)
+		if err != nil {
+			if !errors.Is(err, epuck.ErrGarbage) {
+				t.Fatalf("%q: %v does not wrap ErrGarbage", line, err)
+			}
+			return
+		}
+		if r.Letter < 'a' || r.Letter > 'z' {
+			t.Fatalf("%q parsed with letter %q", line, r.Letter)
+		}
+		back, err := epuck.ParseReply(r.Format())
+		if err != nil || back.Letter != r.Letter || !slices.Equal(back.Values, r.Values) {
+			t.Fatalf("%q -> %+v -> %q -> %+v, %v", line, r, r.Format(), back, err)
+		}
+	})
+}
+
+// FuzzSenseFromReplies: the reply lines of a sense request (the seeds'
+// lines, split at '\n') decode into readings within the sensors' ranges,
+// or are rejected.
+func FuzzSenseFromReplies(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var rs []epuck.Reply
+		for len(b) > 0 {
+			line, rest, ok := epuck.CutLine(b)
+			if !ok {
+				return
+			}
+			b = rest
+			r, err := epuck.ParseReply(line)
+			if err != nil {
+				return
+			}
+			rs = append(rs, r)
+		}
+		s, err := epuck.SenseFromReplies(rs)
+		if err != nil {
+			return
+		}
+		for i := range 8 {
+			if s.Proximity[i] < -epuck.ADCMax || s.Proximity[i] > epuck.ADCMax || s.Ambient[i] > epuck.ADCMax {
+				t.Fatalf("readings out of range: %+v", s)
+			}
+		}
+	})
+}
+
 func BenchmarkDecodeSense(b *testing.B) {
-	r := realistic()
+	var lines [][]byte
+	for _, l := range realistic() {
+		lines = append(lines, []byte(l+"\r\n"))
+	}
+	rs := make([]epuck.Reply, len(lines))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := epuck.DecodeSense(r); err != nil {
+		for i, l := range lines {
+			var err error
+			if rs[i], err = epuck.ParseReply(l); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := epuck.SenseFromReplies(rs); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/argosgo/argos/boards"
 	"github.com/argosgo/argos/realrobot"
@@ -85,7 +86,12 @@ type I2C struct {
 	log logrus.FieldLogger
 	dev *devices
 
-	mu       sync.Mutex
+	sup      realrobot.Supersede
+	mu       sync.Mutex   // held by Sense, Act and a checked Stop
+	txMu     sync.Mutex   // held by each transaction at the e-puck2's address
+	stopping atomic.Int32 // urgent stops waiting for txMu
+	withheld bool         // a frame carried zero speeds instead of act's
+	speedsAt uint64       // the stops counted when act's speeds were set
 	bus      i2c.Bus
 	closer   io.Closer
 	epuck    i2c.Dev
@@ -186,16 +192,17 @@ func (x *I2C) retry(fn func() error) error {
 }
 
 // frame runs one frame transaction, retried on bus errors and bad
-// checksums.
+// checksums. The frame carries the speeds of the Act of the tick that
+// began at speedsAt; once a stop came since, it carries zero speeds, so
+// that neither a retry nor the next Sense undoes the stop.
 func (x *I2C) frame() error {
 	if x.closed {
 		return errors.New("epuck: the driver is closed")
 	}
-	x.act.Encode(&x.w)
 	attempts := 1 + max(0, x.b.Retries)
 	var last error
 	for range attempts {
-		if err := x.epuck.Tx(x.w[:], x.r[:]); err != nil {
+		if err := x.tx(); err != nil {
 			last = err
 			continue
 		}
@@ -208,6 +215,23 @@ func (x *I2C) frame() error {
 		return nil
 	}
 	return fmt.Errorf("epuck: I²C frame at %#x on %s: %d attempts failed, the last: %w", x.b.I2C.Addr, x.bus, attempts, last)
+}
+
+// tx runs one frame transaction with the current actuator state.
+func (x *I2C) tx() error {
+	x.txMu.Lock()
+	defer x.txMu.Unlock()
+	if n := x.sup.Stops(); n != x.speedsAt {
+		x.act.Left, x.act.Right, x.speedsAt = 0, 0, n
+		x.withheld = true
+	}
+	a := x.act
+	if x.stopping.Load() > 0 {
+		a.Left, a.Right = 0, 0 // a stop waits for the bus: do not send speeds before it
+		x.withheld = true
+	}
+	a.Encode(&x.w)
+	return x.epuck.Tx(x.w[:], x.r[:])
 }
 
 // aux runs the exchange of an auxiliary chip; after the retries it
@@ -253,6 +277,7 @@ func (x *I2C) Sense() error {
 	if x.closed {
 		return errors.New("epuck: the driver is closed")
 	}
+	x.sup.BeginSense()
 	if x.smbus {
 		if err := x.smbusSense(); err != nil {
 			return err
@@ -294,15 +319,22 @@ func (x *I2C) Sense() error {
 	return nil
 }
 
-// Act sends the wheel speeds and LEDs the controller set.
+// Act sends the wheel speeds and LEDs the controller set. After a Stop
+// in the same tick it sends nothing (realrobot.ErrSuperseded); a Stop
+// during it makes its retries send zero speeds.
 func (x *I2C) Act() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	mark := x.sup.BeginAct()
+	if x.sup.Superseded(mark) {
+		return fmt.Errorf("epuck: %w", realrobot.ErrSuperseded)
+	}
 	if x.smbus {
 		l, r := x.dev.wheelSteps()
-		return x.smbusAct(l, r)
+		return x.smbusAct(l, r, mark)
 	}
 	x.act.Left, x.act.Right = x.dev.wheelSteps()
+	x.speedsAt, x.withheld = mark, false
 	if l := x.dev.leds; l != nil {
 		x.act.RedLEDs = 0
 		for k := range 4 {
@@ -313,7 +345,13 @@ func (x *I2C) Act() error {
 			x.act.RGB[k] = [3]uint8{x.rgb(c.R), x.rgb(c.G), x.rgb(c.B)}
 		}
 	}
-	return x.frame()
+	if err := x.frame(); err != nil {
+		return err
+	}
+	if x.withheld {
+		return fmt.Errorf("epuck: %w", realrobot.ErrSuperseded)
+	}
+	return nil
 }
 
 // rgb scales a 0-255 channel to the firmware's 0-RGBMax.
@@ -328,16 +366,22 @@ func (x *I2C) rgb(v uint8) uint8 {
 // Stop sends a frame with both wheels at 0. When an exchange is in
 // progress (its retries can outlast a tick) it does not wait for it: it
 // sends an all-zero frame (wheels stopped, LEDs off) between the
-// exchange's transactions, once.
+// exchange's transactions, once; that exchange's retries, and the frames
+// after it until the next Act, carry zero speeds.
 func (x *I2C) Stop() error {
 	if x.mu.TryLock() {
 		defer x.mu.Unlock()
+		x.sup.Stopped()
 		if x.smbus {
-			return x.smbusSpeeds(0, 0)
+			return x.smbusSpeeds(0, 0, nil)
 		}
-		x.act.Left, x.act.Right = 0, 0
 		return x.frame()
 	}
+	x.stopping.Add(1)
+	x.txMu.Lock()
+	defer x.txMu.Unlock()
+	x.sup.Stopped()
+	x.stopping.Add(-1)
 	if x.smbus {
 		return x.smbusUrgentStop()
 	}

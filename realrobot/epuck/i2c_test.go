@@ -1,11 +1,13 @@
 package epuck_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/argosgo/argos/boards"
 	"github.com/argosgo/argos/ci"
@@ -28,6 +30,14 @@ func xor(b []byte) byte {
 }
 
 // withSum appends the checksum.
+func le16(v ...int) []byte {
+	var b []byte
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint16(b, uint16(int16(x)))
+	}
+	return b
+}
+
 func withSum(b ...byte) []byte { return append(b, xor(b)) }
 
 // stopFrame is the actuator frame with everything at zero.
@@ -362,5 +372,92 @@ func TestSMBusFrames(t *testing.T) {
 	}
 	if err := pb.Close(); err != nil {
 		t.Error(err)
+	}
+}
+
+// hanging is an e-puck2 on a bus that records the wheel speeds of every
+// frame and can hold one transaction until released, then time it out
+// (the e-puck2 took the frame, its answer was lost).
+type hanging struct {
+	mu      sync.Mutex
+	speeds  [][2]int16
+	hold    int // 1-based index of the transaction to hold
+	n       int
+	held    chan struct{}
+	release chan struct{}
+}
+
+func (h *hanging) String() string { return "hanging" }
+func (h *hanging) Tx(addr uint16, w, r []byte) error {
+	a, err := epuck.DecodeActuators(w)
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	h.n++
+	h.speeds = append(h.speeds, [2]int16{a.Left, a.Right})
+	hold := h.n == h.hold
+	h.mu.Unlock()
+	copy(r, sensorFrame(0, 0))
+	if hold {
+		close(h.held)
+		<-h.release
+		return errors.New("sysfs-i2c: connection timed out")
+	}
+	return nil
+}
+func (h *hanging) SetSpeed(physic.Frequency) error { return nil }
+
+func (h *hanging) frames() [][2]int16 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([][2]int16(nil), h.speeds...)
+}
+
+// A stop during an act whose transaction timed out: the act's retries
+// and the next sense carry zero speeds, not the act's.
+func TestI2CStopStaysAStop(t *testing.T) {
+	bus := &hanging{hold: 3, held: make(chan struct{}), release: make(chan struct{})}
+	devs := realrobot.Devices{Actuators: []string{ci.TagDifferentialSteering}}
+	drv, err := epuck.NewI2C(bus, pipuck(t, "pipuck"), devs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := drv.Sense(); err != nil { // transaction 2
+		t.Fatal(err)
+	}
+	w, _ := drv.Actuator(ci.TagDifferentialSteering)
+	w.(ci.DifferentialSteeringActuator).SetLinearVelocity(5, 5)
+	acted := make(chan error, 1)
+	go func() { acted <- drv.Act() }() // transaction 3 hangs
+	<-bus.held
+	stopped := make(chan error, 1)
+	go func() { stopped <- drv.Stop() }() // the runtime's overrun stop
+	time.Sleep(50 * time.Millisecond)     // Stop waits for the bus
+	close(bus.release)
+	if err := <-stopped; err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if err := <-acted; !errors.Is(err, realrobot.ErrSuperseded) {
+		t.Errorf("Act: %v, want ErrSuperseded", err)
+	}
+	if err := drv.Sense(); err != nil {
+		t.Fatal(err)
+	}
+	f := bus.frames()
+	if len(f) < 5 || f[2] != [2]int16{388, 388} || f[3] != [2]int16{} {
+		t.Fatalf("frames %v: want the act's, then the stop's", f)
+	}
+	for i, s := range f[3:] {
+		if s != [2]int16{} {
+			t.Errorf("frame %d after the stop carries %v: the stop was undone (frames %v)", 4+i, s, f)
+		}
+	}
+	// The next tick's act drives again.
+	if err := drv.Act(); err != nil {
+		t.Fatal(err)
+	}
+	if f := bus.frames(); f[len(f)-1] != [2]int16{388, 388} {
+		t.Errorf("the next act sent %v", f[len(f)-1])
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/argosgo/argos/boards"
@@ -33,22 +34,35 @@ func OpenPort(path string, baud int) (Port, error) {
 	return p, nil
 }
 
-// SerCom drives a classic e-puck through advanced sercom in binary mode.
-// Make it with OpenSerCom.
+// SerCom drives a classic e-puck through advanced sercom in ASCII mode
+// (see AppendASCII). Make it with OpenSerCom.
+//
+// Each attempt of an exchange flushes stale input, writes its request
+// prefixed with the tag of its number (AppendTag) and reads one reply
+// line per command within the board's Timeout. A reply is accepted only
+// when every line is whole, answers the command due at its place, and
+// has the right number of values in range: a late reply to an earlier
+// attempt, or to another exchange, fails its framing and is retried.
 type SerCom struct {
 	b   boards.Board
 	log logrus.FieldLogger
 	dev *devices
+	sup realrobot.Supersede
 
 	mu      sync.Mutex // guards the port and the exchange buffers
 	wmu     sync.Mutex // serializes writes: an urgent Stop writes during an exchange
 	port    Port       // written with mu and wmu held, read with either
 	req     []byte
-	reply   [SenseReplyLen]byte
+	want    []Expect
+	in      []byte
+	chunk   [256]byte
+	replies []Reply
 	leds    [8]int8 // LED states last acknowledged; -1 unknown
 	closed  bool
-	opened  bool // the port was opened once
-	reopens int
+	opened  bool   // the port was opened once
+	reopens int    // guarded by mu
+	attempt uint64 // attempts made, for their tags
+	urgent  atomic.Int32
 }
 
 var _ realrobot.Driver = (*SerCom)(nil)
@@ -85,7 +99,14 @@ func (s *SerCom) Reopens() int {
 	return s.reopens
 }
 
-// ensurePort (re)opens the port; a reopened port gets a stop command
+// stopBody is the stop request: both wheels to 0 and the speeds read
+// back.
+var (
+	stopBody   = AppendASCII(AppendASCII(nil, 'D', 0, 0), 'E')
+	stopExpect = []Expect{{'d', 0}, {'e', 2}}
+)
+
+// ensurePort (re)opens the port; a reopened port gets a stop exchange
 // first, since the firmware keeps the last speeds while disconnected.
 func (s *SerCom) ensurePort() error {
 	if s.closed {
@@ -103,9 +124,12 @@ func (s *SerCom) ensurePort() error {
 		s.reopens++
 		s.log.Warnf("serial port reopened (%d times so far); stopping the wheels first", s.reopens)
 		s.forgetLEDs()
-		if _, err := s.write(urgentStop[:]); err != nil {
-			s.drop(err)
-			return err
+		s.sup.Stopped()
+		if err := s.try(stopBody, stopExpect, nil, checkEcho(0, 0)); err != nil {
+			if s.port != nil {
+				s.drop(err)
+			}
+			return fmt.Errorf("epuck: stopping the wheels on the reopened port: %w", err)
 		}
 	}
 	s.opened = true
@@ -129,68 +153,126 @@ func (s *SerCom) setPort(p Port) {
 	s.wmu.Unlock()
 }
 
-// readFull reads len(b) bytes within the board's timeout; it returns how
-// many arrived.
-func (s *SerCom) readFull(b []byte) (int, error) {
-	deadline := time.Now().Add(s.b.Timeout)
-	got := 0
-	for got < len(b) {
-		left := time.Until(deadline)
-		if left <= 0 {
-			break
-		}
-		if err := s.port.SetReadTimeout(left); err != nil {
-			return got, err
-		}
-		n, err := s.port.Read(b[got:])
-		got += n
-		if err != nil {
-			return got, err
-		}
-		if n == 0 {
-			break // timed out
-		}
-	}
-	return got, nil
+// errTimeout is a reply that did not come within the board's Timeout.
+type errTimeout struct{ got, want int }
+
+func (e errTimeout) Error() string {
+	return fmt.Sprintf("epuck: truncated reply: %d of %d lines", e.got, e.want)
 }
 
-// exchange sends req (a whole chain) and reads replyLen bytes, which
-// check must accept; it retries Board.Retries times.
-func (s *SerCom) exchange(req []byte, reply []byte, check func([]byte) error) error {
+// readLine reads one line before the deadline.
+func (s *SerCom) readLine(deadline time.Time) ([]byte, error) {
+	for {
+		if line, rest, ok := CutLine(s.in); ok {
+			s.in = rest
+			return line, nil
+		}
+		if len(s.in) > MaxReplyLen {
+			return nil, fmt.Errorf("%w: %d bytes without a line end", ErrGarbage, len(s.in))
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return nil, nil
+		}
+		if err := s.port.SetReadTimeout(left); err != nil {
+			return nil, err
+		}
+		n, err := s.port.Read(s.chunk[:])
+		s.in = append(s.in, s.chunk[:n]...)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, nil // timed out
+		}
+	}
+}
+
+// ioError marks an error of the port itself (the port is dropped).
+type ioError struct{ error }
+
+func (e ioError) Unwrap() error { return e.error }
+
+// try runs one attempt: it flushes stale input, writes the tagged
+// request (unless a stop superseded the tick of mark) and reads the
+// replies into s.replies, which check must accept.
+func (s *SerCom) try(body []byte, want []Expect, mark *uint64, check func([]Reply) error) error {
+	if err := s.port.ResetInputBuffer(); err != nil {
+		return ioError{err}
+	}
+	s.in = s.in[:0]
+	s.req, s.want = AppendTag(s.req[:0], s.want[:0], s.attempt+1)
+	s.req, s.want = append(s.req, body...), append(s.want, want...)
+	if err := s.send(s.req, mark); err != nil {
+		return err
+	}
+	s.attempt++ // the requests sent: consecutive ones have different tags
+	deadline := time.Now().Add(s.b.Timeout)
+	s.replies = s.replies[:0]
+	for len(s.replies) < len(s.want) {
+		line, err := s.readLine(deadline)
+		if err != nil {
+			if errors.Is(err, ErrGarbage) {
+				return err
+			}
+			return ioError{err}
+		}
+		if line == nil {
+			return errTimeout{len(s.replies), len(s.want)}
+		}
+		r, err := ParseReply(line)
+		if err != nil {
+			return err
+		}
+		e := s.want[len(s.replies)]
+		if r.Letter == 'd' && len(r.Values) == 0 && e.Letter != 'd' && s.urgent.Load() > 0 {
+			s.urgent.Add(-1) // the answer to an urgent stop
+			continue
+		}
+		if err := e.Check(r); err != nil {
+			return err
+		}
+		s.replies = append(s.replies, r)
+	}
+	return check(s.replies[TagLen:])
+}
+
+// send writes req, unless a stop came since the tick of mark began.
+func (s *SerCom) send(req []byte, mark *uint64) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if mark != nil && s.sup.Superseded(*mark) {
+		return fmt.Errorf("epuck: %w", realrobot.ErrSuperseded)
+	}
+	if _, err := s.port.Write(req); err != nil {
+		return ioError{err}
+	}
+	return nil
+}
+
+// exchange runs attempts of a request until check accepts the replies,
+// Board.Retries times more at most. With a mark, it gives up (wrapping
+// realrobot.ErrSuperseded) once a stop supersedes the tick of mark.
+func (s *SerCom) exchange(body []byte, want []Expect, mark *uint64, check func([]Reply) error) error {
 	var last error
 	attempts := 1 + max(0, s.b.Retries)
-	for attempt := 0; attempt < attempts; attempt++ {
+	for range attempts {
 		if err := s.ensurePort(); err != nil {
 			last = err
 			continue
 		}
-		if err := s.port.ResetInputBuffer(); err != nil {
+		err := s.try(body, want, mark, check)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, realrobot.ErrSuperseded):
+			return err
+		case errors.As(err, new(ioError)):
 			s.drop(err)
-			last = err
-			continue
-		}
-		if _, err := s.write(req); err != nil {
-			s.drop(err)
-			last = err
-			continue
-		}
-		n, err := s.readFull(reply)
-		if err != nil {
-			s.drop(err)
-			last = err
-			continue
-		}
-		if n < len(reply) {
-			last = fmt.Errorf("epuck: truncated reply: %d of %d bytes within %v", n, len(reply), s.b.Timeout)
-			s.log.Debug(last)
-			continue
-		}
-		if err := check(reply); err != nil {
-			last = err
+		default:
 			s.log.Debugf("bad reply: %v", err)
-			continue
 		}
-		return nil
+		last = err
 	}
 	return fmt.Errorf("epuck: %s: %d attempts failed, the last: %w", s.b.Serial.Port, attempts, last)
 }
@@ -199,9 +281,10 @@ func (s *SerCom) exchange(req []byte, reply []byte, check func([]byte) error) er
 func (s *SerCom) Sense() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sup.BeginSense()
 	var got SerComSensors
-	err := s.exchange(SenseChain[:], s.reply[:], func(b []byte) (err error) {
-		got, err = DecodeSense(b)
+	err := s.exchange(SenseASCII[:], SenseExpect[:], nil, func(rs []Reply) (err error) {
+		got, err = SenseFromReplies(rs)
 		return err
 	})
 	if err != nil {
@@ -213,74 +296,81 @@ func (s *SerCom) Sense() error {
 	return nil
 }
 
+// checkEcho accepts the "e" reply (the last) when it echoes the speeds.
+func checkEcho(left, right int16) func([]Reply) error {
+	return func(rs []Reply) error {
+		e := rs[len(rs)-1].Values
+		if e[0] != int(left) || e[1] != int(right) {
+			return fmt.Errorf("epuck: the firmware runs the wheels at %d, %d steps/s after a command of %d, %d", e[0], e[1], left, right)
+		}
+		return nil
+	}
+}
+
 // setSpeed sends the wheel speeds and the LED changes, and checks the
 // firmware's echo of the speeds.
-func (s *SerCom) setSpeed(left, right int16, leds bool) error {
-	s.req = AppendSetSpeed(s.req[:0], left, right)
-	var want [8]int8
+func (s *SerCom) setSpeed(left, right int16, leds bool, mark *uint64) error {
+	body := AppendASCII(nil, 'D', int(left), int(right))
+	want := []Expect{{'d', 0}}
+	var lit8 [8]int8
 	if leds && s.dev.leds != nil {
 		for i, c := range s.dev.leds.Colors() {
-			want[i] = 0
 			if lit(c) {
-				want[i] = 1
+				lit8[i] = 1
 			}
-			if want[i] != s.leds[i] {
-				s.req = AppendLED(s.req, byte(i), byte(want[i]))
+			if lit8[i] != s.leds[i] {
+				body = AppendASCII(body, 'L', i, int(lit8[i]))
+				want = append(want, Expect{'l', 0})
 			}
 		}
 	}
-	s.req = append(s.req, CmdGetSpeed, ChainEnd)
-	err := s.exchange(s.req, s.reply[:4], func(b []byte) error {
-		l, r, err := DecodeSpeed(b)
-		if err != nil {
-			return err
-		}
-		if l != left || r != right {
-			return fmt.Errorf("epuck: the firmware runs the wheels at %d, %d steps/s after a command of %d, %d", l, r, left, right)
-		}
-		return nil
-	})
+	body = AppendASCII(body, 'E')
+	want = append(want, Expect{'e', 2})
+	err := s.exchange(body, want, mark, checkEcho(left, right))
 	if err == nil && leds && s.dev.leds != nil {
-		s.leds = want
+		s.leds = lit8
 	}
 	return err
 }
 
-// Act sends the wheel speeds and LEDs the controller set.
+// Act sends the wheel speeds and LEDs the controller set. After a Stop
+// in the same tick it sends nothing (realrobot.ErrSuperseded), and a
+// Stop during it ends its retries.
 func (s *SerCom) Act() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	mark := s.sup.BeginAct()
 	l, r := s.dev.wheelSteps()
-	return s.setSpeed(l, r, true)
+	return s.setSpeed(l, r, true, &mark)
 }
 
-func (s *SerCom) write(b []byte) (int, error) {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	return s.port.Write(b)
-}
-
-// urgentStop is the stop chain without a query: it has no reply, so it
-// may go out between the chains of an exchange in progress.
-var urgentStop = [...]byte{CmdSetSpeed, 0, 0, 0, 0, ChainEnd}
+// urgentStop is the stop command alone: it goes out between the lines of
+// an exchange in progress, and its "d" answer is skipped there.
+var urgentStop = AppendASCII(nil, 'D', 0, 0)
 
 // Stop sets both wheels to 0 steps/s and checks the firmware's echo. When
 // an exchange is in progress (its retries can outlast a tick) it does not
-// wait: it writes a stop chain without a reply between the exchange's
-// chains and returns, and the next Stop checks.
+// wait: it writes the stop command between the exchange's requests and
+// returns; no retry of that exchange resends older speeds, and the next
+// Stop checks.
 func (s *SerCom) Stop() error {
 	if s.mu.TryLock() {
 		defer s.mu.Unlock()
-		return s.setSpeed(0, 0, false)
+		s.sup.Stopped()
+		return s.setSpeed(0, 0, false, nil)
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	s.sup.Stopped()
 	p := s.port
 	if p == nil {
 		return errors.New("epuck: the serial port is lost; cannot stop the wheels now")
 	}
-	_, err := p.Write(urgentStop[:])
-	return err
+	if _, err := p.Write(urgentStop); err != nil {
+		return fmt.Errorf("epuck: writing the stop: %w", err)
+	}
+	s.urgent.Add(1)
+	return nil
 }
 
 // Sensor returns the declared sensor with the tag.

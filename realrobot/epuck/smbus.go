@@ -2,7 +2,10 @@ package epuck
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+
+	"github.com/argosgo/argos/realrobot"
 )
 
 // The register map of the e-puck2 firmware variant that answers at 0x1F
@@ -36,12 +39,32 @@ func (x *I2C) readWord(reg byte) (uint16, error) {
 
 // writeWord writes one register, retried.
 func (x *I2C) writeWord(reg byte, v uint16) error {
+	return x.writeWordUnless(reg, v, nil)
+}
+
+// writeWordUnless writes one register, retried, unless (with a mark) a
+// stop came since the tick of mark began: it then wraps
+// realrobot.ErrSuperseded.
+func (x *I2C) writeWordUnless(reg byte, v uint16, mark *uint64) error {
 	w := []byte{reg, byte(v), byte(v >> 8)}
-	if err := x.retry(func() error { return x.epuck.Tx(w, nil) }); err != nil {
+	err := x.retry(func() error {
+		x.txMu.Lock()
+		defer x.txMu.Unlock()
+		if mark != nil && (x.sup.Superseded(*mark) || x.stopping.Load() > 0) {
+			return errSuperseded
+		}
+		return x.epuck.Tx(w, nil)
+	})
+	if errors.Is(err, realrobot.ErrSuperseded) {
+		return err
+	}
+	if err != nil {
 		return fmt.Errorf("epuck: writing SMBus register %d at %#x: %w", reg, x.b.I2C.Addr, err)
 	}
 	return nil
 }
+
+var errSuperseded = fmt.Errorf("epuck: %w", realrobot.ErrSuperseded)
 
 // smbusSense reads the step counters and the IR registers.
 func (x *I2C) smbusSense() error {
@@ -68,15 +91,16 @@ func (x *I2C) smbusSense() error {
 	return nil
 }
 
-// smbusSpeeds writes the wheel speeds and reads them back.
-func (x *I2C) smbusSpeeds(l, r int16) error {
+// smbusSpeeds writes the wheel speeds and reads them back; with a mark,
+// it gives up once a stop supersedes the tick of mark.
+func (x *I2C) smbusSpeeds(l, r int16, mark *uint64) error {
 	if x.closed {
 		return fmt.Errorf("epuck: the driver is closed")
 	}
-	if err := x.writeWord(RegLeftSpeed, uint16(l)); err != nil {
+	if err := x.writeWordUnless(RegLeftSpeed, uint16(l), mark); err != nil {
 		return err
 	}
-	if err := x.writeWord(RegRightSpeed, uint16(r)); err != nil {
+	if err := x.writeWordUnless(RegRightSpeed, uint16(r), mark); err != nil {
 		return err
 	}
 	gl, err := x.readWord(RegLeftSpeed)
@@ -95,8 +119,8 @@ func (x *I2C) smbusSpeeds(l, r int16) error {
 }
 
 // smbusAct writes the speeds, and the ring LEDs when they changed.
-func (x *I2C) smbusAct(l, r int16) error {
-	if err := x.smbusSpeeds(l, r); err != nil {
+func (x *I2C) smbusAct(l, r int16, mark uint64) error {
+	if err := x.smbusSpeeds(l, r, &mark); err != nil {
 		return err
 	}
 	if x.dev.leds == nil {
@@ -121,7 +145,8 @@ func (x *I2C) smbusAct(l, r int16) error {
 // smbusStart turns the IR sensors on.
 func (x *I2C) smbusStart() error { return x.writeWord(RegIRControl, 1) }
 
-// smbusUrgentStop writes zero speeds once, without reading back.
+// smbusUrgentStop writes zero speeds once, without reading back; txMu is
+// held.
 func (x *I2C) smbusUrgentStop() error {
 	if err := x.epuck.Tx([]byte{RegLeftSpeed, 0, 0}, nil); err != nil {
 		return err

@@ -117,6 +117,7 @@ type Driver struct {
 	b    boards.Board
 	link *aseba.Link
 	mu   sync.Mutex // held by Sense, Act and a checked Stop
+	sup  realrobot.Supersede
 
 	flight *Flight
 	leds   *LEDs
@@ -238,6 +239,7 @@ func (x *Driver) hoverWrites() []aseba.Write {
 func (x *Driver) Sense() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.sup.BeginSense()
 	if err := x.link.Fetch(x.reads, x.buf); err != nil {
 		return fmt.Errorf("eyebot: %w", err)
 	}
@@ -271,6 +273,10 @@ func (x *Driver) Sense() error {
 func (x *Driver) Act() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	mark := x.sup.BeginAct()
+	if x.sup.Superseded(mark) {
+		return fmt.Errorf("eyebot: %w", realrobot.ErrSuperseded)
+	}
 	var ws []aseba.Write
 	if f := x.flight; f != nil && f.mode != ModeHover {
 		role, sp := RolePositionTarget, f.target
@@ -290,7 +296,10 @@ func (x *Driver) Act() error {
 	if len(ws) == 0 {
 		return nil
 	}
-	if err := x.link.Store(ws); err != nil {
+	if err := x.link.Store(ws, func() bool { return x.sup.Superseded(mark) }); err != nil {
+		if errors.Is(err, aseba.ErrSuperseded) {
+			return fmt.Errorf("eyebot: %w", realrobot.ErrSuperseded)
+		}
 		return fmt.Errorf("eyebot: %w", err)
 	}
 	return nil
@@ -299,7 +308,7 @@ func (x *Driver) Act() error {
 // Stop makes the robot hover (mode 0, zero speed) and reads the mode back;
 // during an exchange it writes at once without reading back.
 func (x *Driver) Stop() error {
-	err := x.link.Stop(&x.mu, x.hoverWrites(), func() error {
+	err := x.link.Stop(&x.mu, x.hoverWrites(), x.sup.Stopped, func() error {
 		got := [][]int16{{-1}}
 		if err := x.link.Fetch([]boards.AsebaVar{x.v(RoleMode)}, got); err != nil {
 			return fmt.Errorf("checking the hover: %w", err)

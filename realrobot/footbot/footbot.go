@@ -102,6 +102,7 @@ type Driver struct {
 	b    boards.Board
 	link *aseba.Link
 	mu   sync.Mutex // held by Sense, Act and a checked Stop
+	sup  realrobot.Supersede
 	log  logrus.FieldLogger
 
 	wheels *Wheels
@@ -259,6 +260,7 @@ func (x *Driver) stopWrites() []aseba.Write {
 func (x *Driver) Sense() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.sup.BeginSense()
 	if err := x.link.Fetch(x.reads, x.buf); err != nil {
 		return fmt.Errorf("footbot: %w", err)
 	}
@@ -317,6 +319,10 @@ func (x *Driver) Sense() error {
 func (x *Driver) Act() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	mark := x.sup.BeginAct()
+	if x.sup.Superseded(mark) {
+		return fmt.Errorf("footbot: %w", realrobot.ErrSuperseded)
+	}
 	var ws []aseba.Write
 	if x.wheels != nil {
 		lv, rv := x.v(RoleLeftTarget), x.v(RoleRightTarget)
@@ -331,7 +337,10 @@ func (x *Driver) Act() error {
 	if len(ws) == 0 {
 		return nil
 	}
-	if err := x.link.Store(ws); err != nil {
+	if err := x.link.Store(ws, func() bool { return x.sup.Superseded(mark) }); err != nil {
+		if errors.Is(err, aseba.ErrSuperseded) {
+			return fmt.Errorf("footbot: %w", realrobot.ErrSuperseded)
+		}
 		return fmt.Errorf("footbot: %w", err)
 	}
 	return nil
@@ -340,7 +349,7 @@ func (x *Driver) Act() error {
 // Stop writes zero wheel targets and reads them back; during an exchange
 // it writes them at once without reading back.
 func (x *Driver) Stop() error {
-	err := x.link.Stop(&x.mu, x.stopWrites(), func() error {
+	err := x.link.Stop(&x.mu, x.stopWrites(), x.sup.Stopped, func() error {
 		got := [][]int16{{1}, {1}}
 		vars := []boards.AsebaVar{x.v(RoleLeftTarget), x.v(RoleRightTarget)}
 		if err := x.link.Fetch(vars, got); err != nil {

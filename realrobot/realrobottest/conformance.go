@@ -1,6 +1,7 @@
 package realrobottest
 
 import (
+	"errors"
 	"sync"
 	"testing"
 
@@ -13,7 +14,8 @@ import (
 // opened for devs against working (real or emulated) hardware: each
 // declared tag gives a device with the ci interface of its group, and
 // nothing else; Sense, Act and Stop work, also with Stop racing Sense
-// and Act from another goroutine (run the test with -race); Close works.
+// and Act from another goroutine (run the test with -race); an Act after
+// a Stop in the same tick is superseded; Close works.
 // It closes the driver.
 func TestDriver(t *testing.T, drv realrobot.Driver, devs realrobot.Devices) {
 	t.Helper()
@@ -65,11 +67,28 @@ func TestDriver(t *testing.T, drv realrobot.Driver, devs realrobot.Devices) {
 		if err := drv.Sense(); err != nil {
 			t.Errorf("Sense with a concurrent Stop: %v", err)
 		}
-		if err := drv.Act(); err != nil {
+		if err := drv.Act(); err != nil && !errors.Is(err, realrobot.ErrSuperseded) {
 			t.Errorf("Act with a concurrent Stop: %v", err)
 		}
 	}
 	wg.Wait()
+	// A Stop is final for the tick in progress: the Act after it sends
+	// nothing, and the next tick acts again.
+	if err := drv.Sense(); err != nil {
+		t.Fatalf("Sense: %v", err)
+	}
+	if err := drv.Stop(); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if err := drv.Act(); !errors.Is(err, realrobot.ErrSuperseded) {
+		t.Errorf("Act after a Stop in the same tick: %v, want an error wrapping realrobot.ErrSuperseded", err)
+	}
+	if err := drv.Sense(); err != nil {
+		t.Fatalf("Sense: %v", err)
+	}
+	if err := drv.Act(); err != nil {
+		t.Errorf("Act of the next tick: %v", err)
+	}
 	if err := drv.Stop(); err != nil {
 		t.Errorf("Stop: %v", err)
 	}
