@@ -64,7 +64,7 @@ type Runtime struct {
 	log    logrus.FieldLogger
 	period time.Duration
 
-	req     chan struct{}
+	req     chan time.Time // a tick to run, with its deadline
 	done    chan TickStats
 	tick    int
 	overran atomic.Bool // the tick in progress overran: its Act is not called
@@ -100,7 +100,7 @@ func New(drv Driver, spec Spec, opt Options) (*Runtime, error) {
 	}
 	rt := &Runtime{
 		drv: drv, spec: spec, opt: opt, log: opt.logger(), period: period,
-		req: make(chan struct{}), done: make(chan TickStats, 1),
+		req: make(chan time.Time), done: make(chan TickStats, 1),
 	}
 	rt.robot = NewRobot(opt.RobotID, opt.Seed, drv, spec.Devices)
 	if err := rt.initController(); err != nil {
@@ -117,8 +117,12 @@ func (rt *Runtime) initController() (err error) {
 			err = pe
 		}
 	}()
-	if err := rt.spec.Controller.Init(rt.robot, rt.spec.Params); err != nil {
+	params := rt.spec.Params.Track() // a parameter Init never asks for is a mistake
+	if err := rt.spec.Controller.Init(rt.robot, params); err != nil {
 		return fmt.Errorf("realrobot: controller %q (%s): %w", rt.spec.ID, rt.spec.Label, err)
+	}
+	if err := params.CheckUnread(); err != nil {
+		return errors.Join(fmt.Errorf("realrobot: controller %q (%s): %w", rt.spec.ID, rt.spec.Label, err), rt.spec.Controller.Destroy())
 	}
 	return nil
 }
@@ -188,7 +192,7 @@ func (rt *Runtime) run(ctx context.Context) (cause, err error) {
 		start := time.Now()
 		rt.tick++
 		rt.overran.Store(false)
-		rt.req <- struct{}{}
+		rt.req <- start.Add(rt.period)
 		st, err := rt.wait(start)
 		if err != nil {
 			return nil, err
@@ -235,11 +239,19 @@ func (rt *Runtime) wait(start time.Time) (TickStats, error) {
 	defer deadline.Stop()
 	select {
 	case st := <-rt.done:
+		if st.Overran {
+			// The tick ran past its deadline and did not act, but this
+			// loop did not run in time to see it: stop now.
+			rt.lateStop(rt.stopWheels("overrun"))
+		}
 		return st, nil
 	case <-deadline.C:
 	}
 	select {
 	case st := <-rt.done:
+		if st.Overran {
+			rt.lateStop(rt.stopWheels("overrun"))
+		}
 		return st, nil
 	default:
 	}
@@ -249,13 +261,7 @@ func (rt *Runtime) wait(start time.Time) (TickStats, error) {
 	rt.overran.Store(true)
 	stopped := make(chan error, 1)
 	go func() { stopped <- rt.stopWheels("overrun") }()
-	logStop := func(err error) {
-		if err != nil {
-			rt.log.Errorf("tick %d overran its %v period; %v", rt.tick, rt.period, err)
-		} else {
-			rt.log.Warnf("tick %d overran its %v period; wheels stopped until a tick finishes in time", rt.tick, rt.period)
-		}
-	}
+	logStop := rt.lateStop
 	stall := time.NewTimer(rt.opt.StallAfter - time.Since(start))
 	defer stall.Stop()
 	for {
@@ -279,14 +285,25 @@ func (rt *Runtime) wait(start time.Time) (TickStats, error) {
 	}
 }
 
-// worker runs the ticks Run asks for, one at a time.
-func (rt *Runtime) worker() {
-	for range rt.req {
-		rt.done <- rt.runTick()
+// lateStop logs the stop of a tick that overran.
+func (rt *Runtime) lateStop(err error) {
+	if err != nil {
+		rt.log.Errorf("tick %d overran its %v period; %v", rt.tick, rt.period, err)
+	} else {
+		rt.log.Warnf("tick %d overran its %v period; wheels stopped until a tick finishes in time", rt.tick, rt.period)
 	}
 }
 
-func (rt *Runtime) runTick() (st TickStats) {
+// worker runs the ticks Run asks for, one at a time.
+func (rt *Runtime) worker() {
+	for deadline := range rt.req {
+		rt.done <- rt.runTick(deadline)
+	}
+}
+
+// runTick runs one tick. Past its deadline it does not act: its
+// commands would come late, and the loop stops the wheels.
+func (rt *Runtime) runTick(deadline time.Time) (st TickStats) {
 	t0 := time.Now()
 	if err := rt.drv.Sense(); err != nil {
 		st.Sense = time.Since(t0)
@@ -302,9 +319,10 @@ func (rt *Runtime) runTick() (st TickStats) {
 	}
 	t2 := time.Now()
 	st.Control = t2.Sub(t1)
-	if rt.overran.Load() {
-		// The wheels were stopped because this tick is late: its
+	if rt.overran.Load() || time.Now().After(deadline) {
+		// The wheels are stopped because this tick is late: its
 		// commands would undo the stop.
+		st.Overran = true
 		return st
 	}
 	if err := rt.drv.Act(); err != nil && !errors.Is(err, ErrSuperseded) {

@@ -255,8 +255,9 @@ func TestOverrunStopsWheelsThenRecovers(t *testing.T) {
 	if got, want := calls(ev), "sense act sense act sense stop sense act sense act stop "; got != want {
 		t.Fatalf("calls %q, want %q", got, want)
 	}
-	// The stop came at the end of the late tick's period.
-	if d := ev[5].At.Sub(ev[4].At); d > period+period/2 {
+	// The stop came at the end of the late tick's period (with a period
+	// of slack: timers fire late on a loaded machine).
+	if d := ev[5].At.Sub(ev[4].At); d > 2*period {
 		t.Errorf("wheels stopped %v after the late tick started, want about one period (%v)", d, period)
 	}
 	if ev[7].Motors != [2]float64{5, 5} {

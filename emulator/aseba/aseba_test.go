@@ -3,7 +3,9 @@ package aseba_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	emu "github.com/argosgo/argos/emulator/aseba"
 	"github.com/argosgo/argos/emulator/emulatortest"
 	"github.com/argosgo/argos/realrobot"
+	codec "github.com/argosgo/argos/realrobot/aseba"
 	"github.com/argosgo/argos/realrobot/eyebot"
 	"github.com/argosgo/argos/realrobot/footbot"
 	"github.com/argosgo/argos/realrobot/realrobottest"
@@ -290,5 +293,88 @@ func TestSlowAnswersKeepTheStop(t *testing.T) {
 	}
 	if stopped < 0 {
 		t.Fatalf("the wheels were never stopped: %v", cmds)
+	}
+}
+
+// A firmware whose nodes keep Aseba's own variables (id, source, args)
+// before the mapping's: the drivers find every variable by name in the
+// nodes' descriptions, where the board's fixed addresses would be 34
+// words off. Without descriptions, the fixed addresses are used.
+func TestVariablesFoundByName(t *testing.T) {
+	pre := []codec.NamedVariable{{Name: "id", Size: 1}, {Name: "source", Size: 1}, {Name: "args", Size: 32}}
+	for _, tc := range []struct {
+		name   string
+		layout emu.Layout
+	}{
+		{"described, with a preamble", emu.Layout{Preamble: pre}},
+		{"no descriptions", emu.Layout{NoDescriptions: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			net := emu.NewNetworkLayout(boards.FootBot(), nil, tc.layout)
+			b := footbotBoard(t, net)
+			net.SetVar("proximity", []int16{4095})
+			net.SetVar("wheel.left.target", []int16{120}) // left running by an earlier program
+			net.SetVar("wheel.right.target", []int16{120})
+			devs := realrobot.Devices{Sensors: []string{ci.TagFootBotProximity, ci.TagBattery}, Actuators: []string{ci.TagDifferentialSteering}}
+			drv, err := footbot.Open(b, devs, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer drv.Close()
+			if l, r := net.Var("wheel.left.target"), net.Var("wheel.right.target"); l[0] != 0 || r[0] != 0 {
+				t.Errorf("Open left the targets at %v, %v", l, r)
+			}
+			p, _ := drv.Sensor(ci.TagFootBotProximity)
+			if v := p.(ci.Proximity).Readings()[0].Value; v != 1 {
+				t.Errorf("proximity 0 reads %v, want 1", v)
+			}
+			bt, _ := drv.Sensor(ci.TagBattery)
+			if r := bt.(ci.Battery).Reading(); r.AvailableCharge != 1 || r.TimeLeft != 3600 {
+				t.Errorf("battery %+v", r)
+			}
+			w, _ := drv.Actuator(ci.TagDifferentialSteering)
+			w.(ci.DifferentialSteeringActuator).SetLinearVelocity(5, -5)
+			if err := errors.Join(drv.Sense(), drv.Act(), drv.Sense()); err != nil {
+				t.Fatal(err)
+			}
+			if l, r := net.Var("wheel.left.target"), net.Var("wheel.right.target"); l[0] != 50 || r[0] != -50 {
+				t.Errorf("targets %v, %v, want 50, -50", l, r)
+			}
+		})
+	}
+}
+
+// The emulated nodes answer ListNodes and describe themselves with
+// Aseba's messages.
+func TestNetworkDescribes(t *testing.T) {
+	net := emu.NewNetworkLayout(boards.FootBot(), nil, emu.Layout{Preamble: []codec.NamedVariable{{Name: "id", Size: 1}}})
+	var present []uint16
+	for _, m := range net.Handle(codec.ListNodes(1000)) {
+		if v, err := codec.DecodeVersion(m); m.Type != codec.TypeNodePresent || v != 5 || err != nil {
+			t.Errorf("answer to ListNodes: %+v", m)
+		}
+		present = append(present, m.Source)
+	}
+	if fmt.Sprint(present) != "[1 2 3 4 5 6]" {
+		t.Errorf("nodes present: %v", present)
+	}
+	ms := net.Handle(codec.GetNodeDescription(1000, 3))
+	d, err := codec.DecodeDescription(ms[0])
+	if err != nil || d.Name != "ring" || int(d.NamedVariables) != len(ms)-1 {
+		t.Fatalf("description of node 3: %+v, %v (%d messages)", d, err, len(ms))
+	}
+	var names []string
+	for _, m := range ms[1:] {
+		v, err := codec.DecodeNamedVariable(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, fmt.Sprintf("%s:%d", v.Name, v.Size))
+	}
+	if got := strings.Join(names, " "); got != "id:1 prox.values:24 light.values:24" {
+		t.Errorf("node 3's variables: %s", got)
+	}
+	if all := net.Handle(codec.GetDescription(1000)); len(all) < 6 {
+		t.Errorf("GetDescription: %d messages", len(all))
 	}
 }

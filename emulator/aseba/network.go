@@ -1,7 +1,11 @@
 // Package aseba emulates the Aseba network of a foot-bot or an eye-bot:
 // one node per node id of the board's mapping, each with its variable
 // memory, served over TCP as an Aseba switch serves it (asebaswitch's
-// default port is 33333). With a Body (a simulated foot-bot), the motor
+// default port is 33333). Each node answers ListNodes and describes its
+// variables (GetNodeDescription, GetDescription) in memory order; a
+// Layout can put variables before the board's, so that only a driver
+// that finds them by name reads the right ones, or keep the nodes from
+// describing themselves. With a Body (a simulated foot-bot), the motor
 // nodes drive it and the sensor variables are refreshed from what it
 // senses before each answer; without one, the nodes are plain memories
 // that tests read and write. The codec is realrobot/aseba's.
@@ -9,6 +13,7 @@ package aseba
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"net"
 	"slices"
@@ -27,10 +32,28 @@ type WheelCommand struct {
 	Left, Right int16
 }
 
+// Layout is how the emulated firmware lays out its nodes' variable
+// memory and whether it describes it.
+type Layout struct {
+	// Preamble are variables every node has before the board's (Aseba's
+	// own id, source and args, for example): they move the board's
+	// variables to higher addresses than its fixed map says, so that a
+	// driver must find them by name in the nodes' descriptions.
+	Preamble []codec.NamedVariable
+	// NoDescriptions makes the nodes ignore requests for their
+	// descriptions, as a firmware that gives none: a driver then uses
+	// the board's fixed addresses.
+	NoDescriptions bool
+}
+
 // Network is an emulated Aseba network.
 type Network struct {
-	b    boards.Board
-	body emulator.Body
+	b      boards.Board
+	body   emulator.Body
+	layout Layout
+	off    uint16 // the preamble's words
+	names  map[uint16]string
+	vars   map[uint16][]codec.NamedVariable // each node's description
 
 	mu       sync.Mutex
 	mem      map[uint16][]int16
@@ -42,22 +65,77 @@ type Network struct {
 	wg       sync.WaitGroup
 }
 
-// NewNetwork returns the network of board b's mapping; body may be nil.
+// NewNetwork returns the network of board b's mapping, laid out as the
+// mapping's fixed addresses say and described; body may be nil.
 func NewNetwork(b boards.Board, body emulator.Body) *Network {
-	n := &Network{b: b, body: body, mem: map[uint16][]int16{}, conns: map[net.Conn]bool{}}
+	return NewNetworkLayout(b, body, Layout{})
+}
+
+// NewNetworkLayout returns the network of board b's mapping with the
+// given layout; body may be nil.
+func NewNetworkLayout(b boards.Board, body emulator.Body, l Layout) *Network {
+	n := &Network{b: b, body: body, layout: l, mem: map[uint16][]int16{}, conns: map[net.Conn]bool{},
+		names: map[uint16]string{}, vars: map[uint16][]codec.NamedVariable{}}
+	for _, v := range l.Preamble {
+		n.off += v.Size
+	}
+	byNode := map[uint16][]boards.AsebaVar{}
 	for _, v := range b.Aseba.Vars {
-		end := int(v.Address) + v.Size
-		if len(n.mem[v.Node]) < end {
-			n.mem[v.Node] = append(n.mem[v.Node], make([]int16, end-len(n.mem[v.Node]))...)
+		byNode[v.Node] = append(byNode[v.Node], v)
+		n.names[v.Node] = v.NodeName
+	}
+	for node, vs := range byNode {
+		slices.SortFunc(vs, func(a, b boards.AsebaVar) int { return int(a.Address) - int(b.Address) })
+		desc := slices.Clone(l.Preamble)
+		at := uint16(0)
+		for _, v := range vs {
+			if v.Address > at {
+				desc = append(desc, codec.NamedVariable{Name: fmt.Sprintf("_reserved%d", at), Size: v.Address - at})
+			}
+			if end := v.Address + uint16(v.Size); end > at {
+				desc = append(desc, codec.NamedVariable{Name: v.Name, Size: uint16(v.Size)})
+				at = end
+			}
 		}
+		n.vars[node] = desc
+		n.mem[node] = make([]int16, n.off+at)
 	}
 	if v, ok := b.Aseba.Var("battery.charge"); ok {
-		n.mem[v.Node][v.Address] = 1000
+		n.slot(v)[0] = 1000
 	}
 	if v, ok := b.Aseba.Var("battery.time_left"); ok {
-		n.mem[v.Node][v.Address] = 3600
+		n.slot(v)[0] = 3600
 	}
 	return n
+}
+
+// slot is the memory of variable v; n.mu is held (or n is being made).
+func (n *Network) slot(v boards.AsebaVar) []int16 {
+	a := int(n.off) + int(v.Address)
+	return n.mem[v.Node][a : a+v.Size]
+}
+
+// describe returns node id's description messages.
+func (n *Network) describe(id uint16) []codec.Message {
+	vs := n.vars[id]
+	out := []codec.Message{codec.DescriptionMessage(id, codec.Description{
+		Name: n.names[id], ProtocolVersion: codec.ProtocolVersion, BytecodeSize: 1024, StackSize: 32,
+		VariablesSize: uint16(len(n.mem[id])), NamedVariables: uint16(len(vs)),
+	})}
+	for _, v := range vs {
+		out = append(out, codec.NamedVariableMessage(id, v))
+	}
+	return out
+}
+
+// nodes returns the node ids in order.
+func (n *Network) nodes() []uint16 {
+	ids := make([]uint16, 0, len(n.mem))
+	for id := range n.mem {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // Var returns a copy of a role's variable.
@@ -68,7 +146,7 @@ func (n *Network) Var(role string) []int16 {
 	if !ok {
 		return nil
 	}
-	return slices.Clone(n.mem[v.Node][v.Address : int(v.Address)+v.Size])
+	return slices.Clone(n.slot(v))
 }
 
 // SetVar writes a role's variable (a sensor value for a test).
@@ -76,7 +154,7 @@ func (n *Network) SetVar(role string, vals []int16) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if v, ok := n.b.Aseba.Var(role); ok {
-		copy(n.mem[v.Node][v.Address:int(v.Address)+v.Size], vals)
+		copy(n.slot(v), vals)
 	}
 }
 
@@ -118,7 +196,7 @@ func (n *Network) refresh() {
 		if !ok {
 			return
 		}
-		m := n.mem[v.Node][v.Address : int(v.Address)+v.Size]
+		m := n.slot(v)
 		for i := range m {
 			x := 0.0
 			if i < len(vals) {
@@ -138,7 +216,7 @@ func (n *Network) refresh() {
 	for w, role := range []string{"wheel.left.odometry", "wheel.right.odometry"} {
 		if v, ok := n.b.Aseba.Var(role); ok {
 			// a wrapping counter: keep the low 16 bits
-			n.mem[v.Node][v.Address] = int16(int64(math.Round(rd.Odometry[w] * 100 / v.Unit)))
+			n.slot(v)[0] = int16(int64(math.Round(rd.Odometry[w] * 100 / v.Unit)))
 		}
 	}
 }
@@ -151,14 +229,15 @@ func (n *Network) applied(node, start uint16, count int) {
 		return
 	}
 	hit := func(v boards.AsebaVar) bool {
-		return v.Node == node && int(v.Address) >= int(start) && int(v.Address) < int(start)+count
+		a := int(n.off) + int(v.Address)
+		return v.Node == node && a >= int(start) && a < int(start)+count
 	}
 	if !hit(lv) && !hit(rv) {
 		return
 	}
 	lim := int16(n.b.Geometry.MaxWheelSpeed)
-	l := &n.mem[lv.Node][lv.Address]
-	r := &n.mem[rv.Node][rv.Address]
+	l := &n.slot(lv)[0]
+	r := &n.slot(rv)[0]
 	*l, *r = max(-lim, min(lim, *l)), max(-lim, min(lim, *r))
 	n.commands = append(n.commands, WheelCommand{At: time.Now(), Left: *l, Right: *r})
 	if n.body != nil {
@@ -192,8 +271,23 @@ func (n *Network) Handle(m codec.Message) []codec.Message {
 			return nil
 		}
 		var out []codec.Message
-		for id := range n.mem {
-			out = append(out, codec.Message{Source: id, Type: codec.TypeNodePresent, Payload: []byte{5, 0}})
+		for _, id := range n.nodes() {
+			out = append(out, codec.NodePresent(id))
+		}
+		return out
+	case codec.TypeGetNodeDescription:
+		dest, _, err := codec.DecodeGetNodeDescription(m)
+		if _, ok := n.mem[dest]; err != nil || !ok || n.mute || n.layout.NoDescriptions {
+			return nil
+		}
+		return n.describe(dest)
+	case codec.TypeGetDescription:
+		if n.mute || n.layout.NoDescriptions {
+			return nil
+		}
+		var out []codec.Message
+		for _, id := range n.nodes() {
+			out = append(out, n.describe(id)...)
 		}
 		return out
 	}

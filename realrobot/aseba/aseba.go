@@ -5,11 +5,15 @@
 // serial port) that reads and writes node variables.
 //
 // A message is a 6-byte header, little-endian: the payload's length in
-// bytes, the source node id and the message type, then the payload. Types
-// below 0x8000 are user events; the system messages used here are
-// GetVariables (0xA00B: destination node, start address, length),
-// SetVariables (0xA00C: destination, start, int16 values) and the node's
-// answer Variables (0x9005: start, int16 values).
+// bytes (at most MaxPayload), the source node id and the message type,
+// then the payload. Types below 0x8000 are user events; the system
+// messages used here are GetVariables (0xA00B: destination node, start
+// address, length), SetVariables (0xA00C: destination, start, int16
+// values) and the node's answer Variables (0x9005: start, int16 values),
+// and, to find variables by name, GetNodeDescription (0xA010:
+// destination, protocol version), answered by a Description (0x9000)
+// and one NamedVariableDescription (0x9001) per variable, in the order
+// of the node's memory.
 package aseba
 
 import (
@@ -19,25 +23,79 @@ import (
 	"io"
 )
 
-// Message types.
+// Message types: the values of Aseba's AsebaSystemMessagesTypes
+// (common/consts.h, which msg/msg.h includes); TestMessageTypes checks
+// every one against a copy of that table in testdata.
 const (
-	TypeDescription    uint16 = 0x9000
-	TypeVariables      uint16 = 0x9005
-	TypeNodePresent    uint16 = 0x900C
+	// From the bootloader's control program to a node, and back.
+	TypeBootloaderReset         uint16 = 0x8000
+	TypeBootloaderReadPage      uint16 = 0x8001
+	TypeBootloaderWritePage     uint16 = 0x8002
+	TypeBootloaderPageDataWrite uint16 = 0x8003
+	TypeBootloaderDescription   uint16 = 0x8004
+	TypeBootloaderPageDataRead  uint16 = 0x8005
+	TypeBootloaderAck           uint16 = 0x8006
+
+	// From a node.
+	TypeDescription               uint16 = 0x9000
+	TypeNamedVariableDescription  uint16 = 0x9001
+	TypeLocalEventDescription     uint16 = 0x9002
+	TypeNativeFunctionDescription uint16 = 0x9003
+	TypeDisconnected              uint16 = 0x9004
+	TypeVariables                 uint16 = 0x9005
+	TypeArrayAccessOutOfBounds    uint16 = 0x9006
+	TypeDivisionByZero            uint16 = 0x9007
+	TypeEventExecutionKilled      uint16 = 0x9008
+	TypeNodeSpecificError         uint16 = 0x9009
+	TypeExecutionStateChanged     uint16 = 0x900A
+	TypeBreakpointSetResult       uint16 = 0x900B
+	TypeNodePresent               uint16 = 0x900C
+
+	// From a host to every node.
 	TypeGetDescription uint16 = 0xA000
-	TypeGetVariables   uint16 = 0xA00B
-	TypeSetVariables   uint16 = 0xA00C
-	TypeListNodes      uint16 = 0xA010
+
+	// From a host to one node (the destination is the payload's first
+	// word).
+	TypeSetBytecode        uint16 = 0xA001
+	TypeReset              uint16 = 0xA002
+	TypeRun                uint16 = 0xA003
+	TypePause              uint16 = 0xA004
+	TypeStep               uint16 = 0xA005
+	TypeStop               uint16 = 0xA006
+	TypeGetExecutionState  uint16 = 0xA007
+	TypeBreakpointSet      uint16 = 0xA008
+	TypeBreakpointClear    uint16 = 0xA009
+	TypeBreakpointClearAll uint16 = 0xA00A
+	TypeGetVariables       uint16 = 0xA00B
+	TypeSetVariables       uint16 = 0xA00C
+	TypeWriteBytecode      uint16 = 0xA00D
+	TypeReboot             uint16 = 0xA00E
+	TypeSuspendToRAM       uint16 = 0xA00F
+	TypeGetNodeDescription uint16 = 0xA010
+
+	// From a host to every node (added to the protocol after the others).
+	TypeListNodes uint16 = 0xA011
+
+	// TypeInvalid is no message.
+	TypeInvalid uint16 = 0xFFFF
+
 	// UserEventLimit: types below it are user events.
 	UserEventLimit uint16 = 0x8000
 )
 
-// HeaderLen is the size of a message header; MaxPayload the largest
-// payload accepted (Aseba's packets are at most 1 kB; a larger length
-// means the stream is corrupt).
+// ProtocolVersion is the Aseba protocol version the driver speaks (and
+// sends in GetDescription, GetNodeDescription and ListNodes).
+const ProtocolVersion = 5
+
+// HeaderLen is the size of a message header. MaxPayload is the largest
+// payload (the length the header gives, the type excluded): Aseba's
+// ASEBA_MAX_EVENT_ARG_SIZE, 258 words; with the 2-byte type it makes the
+// 518-byte ASEBA_MAX_INNER_PACKET_SIZE, and a whole message on the wire
+// is at most HeaderLen + MaxPayload bytes. A larger length means the
+// stream is corrupt.
 const (
 	HeaderLen  = 6
-	MaxPayload = 1024
+	MaxPayload = 516
 )
 
 // ErrCorrupt is wrapped by errors about messages that cannot be valid.

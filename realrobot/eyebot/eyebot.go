@@ -151,10 +151,30 @@ func Open(b boards.Board, d realrobot.Devices, log logrus.FieldLogger) (*Driver,
 	return drv, nil
 }
 
-// New builds the driver on an open link (Close closes it); it makes the
-// robot hover and reads the sensors once.
+// New builds the driver on an open link (Close closes it); it finds the
+// board's variables by name in the nodes' descriptions (Link.Resolve),
+// makes the robot hover and reads the sensors once.
 func New(link *aseba.Link, b boards.Board, d realrobot.Devices) (*Driver, error) {
+	// The variables by name, from the nodes' descriptions where the
+	// firmware gives them; the board's fixed addresses otherwise.
+	vars, rerr := link.Resolve(b.Aseba.Vars)
+	var re *aseba.ResolveError
+	if rerr != nil && !errors.As(rerr, &re) {
+		return nil, fmt.Errorf("eyebot: reading the nodes' descriptions: %w", rerr)
+	}
+	a := *b.Aseba
+	a.Vars = vars
+	b.Aseba = &a
 	x := &Driver{b: b, link: link, sensors: map[string]any{}, actuators: map[string]any{}}
+	if re != nil {
+		// Hover first if the flight variables are known, then fail.
+		if !re.Has(RoleMode) && !re.Has(RoleSpeedTarget) {
+			if err := x.Stop(); err != nil {
+				return nil, errors.Join(fmt.Errorf("eyebot: %w", re), err)
+			}
+		}
+		return nil, fmt.Errorf("eyebot: %w", re)
+	}
 	for _, r := range []string{RoleMode, RolePositionTarget, RoleSpeedTarget, RolePosition} {
 		if _, ok := b.Aseba.Var(r); !ok {
 			return nil, fmt.Errorf("eyebot: board %q maps no Aseba variable to %q", b.Name, r)

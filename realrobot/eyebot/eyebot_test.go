@@ -59,8 +59,10 @@ func TestFrames(t *testing.T) {
 		}
 	}
 	reply := func(hexs string) { c.Write(unhex(hexs)) }
-	// Open: hover (mode 0, zero speed target), read the mode back, then
-	// the pose and the altitude.
+	// Open: ask nodes 1-3 for their descriptions (no answer: the
+	// board's fixed addresses), hover (mode 0, zero speed target), read
+	// the mode back, then the pose and the altitude.
+	expect("04 00 e8 03 10 a0 01 00 05 00  04 00 e8 03 10 a0 02 00 05 00  04 00 e8 03 10 a0 03 00 05 00")
 	expect("06 00 e8 03 0c a0 01 00 00 00 00 00  0c 00 e8 03 0c a0 01 00 05 00 00 00 00 00 00 00 00 00")
 	expect("06 00 e8 03 0b a0 01 00 00 00 01 00")
 	reply("04 00 01 00 05 90 00 00 00 00")

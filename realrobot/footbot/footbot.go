@@ -141,10 +141,30 @@ func Open(b boards.Board, d realrobot.Devices, log logrus.FieldLogger) (*Driver,
 	return drv, nil
 }
 
-// New builds the driver on an open link (Close closes it). It stops the
-// wheels and reads the sensors once, which checks the mapping.
+// New builds the driver on an open link (Close closes it). It finds the
+// board's variables by name in the nodes' descriptions (Link.Resolve),
+// stops the wheels and reads the sensors once, which checks the mapping.
 func New(link *aseba.Link, b boards.Board, d realrobot.Devices, log logrus.FieldLogger) (*Driver, error) {
+	// The variables by name, from the nodes' descriptions where the
+	// firmware gives them; the board's fixed addresses otherwise.
+	vars, rerr := link.Resolve(b.Aseba.Vars)
+	var re *aseba.ResolveError
+	if rerr != nil && !errors.As(rerr, &re) {
+		return nil, fmt.Errorf("footbot: reading the nodes' descriptions: %w", rerr)
+	}
+	a := *b.Aseba
+	a.Vars = vars
+	b.Aseba = &a
 	x := &Driver{b: b, link: link, log: log, sensors: map[string]any{}, actuators: map[string]any{}}
+	if re != nil {
+		// Stop the wheels first if their targets are known, then fail.
+		if !re.Has(RoleLeftTarget) && !re.Has(RoleRightTarget) {
+			if err := x.Stop(); err != nil {
+				return nil, errors.Join(fmt.Errorf("footbot: %w", re), err)
+			}
+		}
+		return nil, fmt.Errorf("footbot: %w", re)
+	}
 	need := func(role string) (boards.AsebaVar, error) {
 		v, ok := b.Aseba.Var(role)
 		if !ok {

@@ -13,6 +13,7 @@ import (
 	"github.com/argosgo/argos/boards"
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/realrobot"
+	"github.com/argosgo/argos/realrobot/aseba"
 	"github.com/argosgo/argos/realrobot/footbot"
 )
 
@@ -84,6 +85,9 @@ const (
 	getProx    = "06 00 e8 03 0b a0 03 00 00 00 18 00"
 	setLeft50  = "06 00 e8 03 0c a0 01 00 00 00 32 00"
 	setRight50 = "06 00 e8 03 0c a0 02 00 00 00 32 00"
+	// GetNodeDescription to nodes 1 to 6, protocol version 5.
+	describeAll = "04 00 e8 03 10 a0 01 00 05 00  04 00 e8 03 10 a0 02 00 05 00  04 00 e8 03 10 a0 03 00 05 00  " +
+		"04 00 e8 03 10 a0 04 00 05 00  04 00 e8 03 10 a0 05 00 05 00  04 00 e8 03 10 a0 06 00 05 00"
 )
 
 func proxReply(first int16) string {
@@ -106,8 +110,10 @@ func TestFrames(t *testing.T) {
 		done <- result{d, err}
 	}()
 	sw.accept()
-	// Open: zero wheel targets, read back; then the first sensing: the
-	// proximity ring and the targets, asked together.
+	// Open: the nodes' descriptions (not answered: the board's fixed
+	// addresses), zero wheel targets, read back; then the first sensing:
+	// the proximity ring and the targets, asked together.
+	sw.expect(describeAll)
 	sw.expect(setLeft0 + " " + setRight0)
 	sw.expect(getLeftT + " " + getRightT)
 	sw.reply(rightTIs0 + " " + leftTIs0) // any order
@@ -179,5 +185,83 @@ func TestOpenErrors(t *testing.T) {
 	_, err = footbot.Open(b, realrobot.Devices{Sensors: []string{ci.TagBattery}}, nil)
 	if err == nil || !strings.Contains(err.Error(), `"battery.charge"`) {
 		t.Errorf("Open with an incomplete mapping: %v", err)
+	}
+}
+
+// describe is node id's answer to GetNodeDescription: its name and
+// variables (name, size), in memory order.
+func describe(id uint16, name string, vars ...any) string {
+	var b []byte
+	b = aseba.DescriptionMessage(id, aseba.Description{Name: name, ProtocolVersion: 5, VariablesSize: 100, NamedVariables: uint16(len(vars) / 2)}).Append(b)
+	for i := 0; i < len(vars); i += 2 {
+		b = aseba.NamedVariableMessage(id, aseba.NamedVariable{Name: vars[i].(string), Size: uint16(vars[i+1].(int))}).Append(b)
+	}
+	return fmt.Sprintf("% x", b)
+}
+
+// Where the firmware describes its nodes, variables are found by name:
+// here every node has Aseba's usual id, source and args first, so each
+// variable is 34 words further than the fixed map says.
+func TestVariablesByName(t *testing.T) {
+	sw := newSwitch(t)
+	b, _ := boards.Lookup("footbot")
+	b.Aseba.Address = sw.ln.Addr().String()
+	devs := realrobot.Devices{Sensors: []string{ci.TagFootBotProximity}, Actuators: []string{ci.TagDifferentialSteering}}
+	done := make(chan error, 1)
+	var drv *footbot.Driver
+	go func() {
+		var err error
+		drv, err = footbot.Open(b, devs, nil)
+		done <- err
+	}()
+	sw.accept()
+	sw.expect(describeAll)
+	pre := []any{"id", 1, "source", 1, "args", 32}
+	motor := append(pre[:6:6], "speed.target", 1, "speed.measured", 1, "odometry", 1)
+	sw.reply(describe(1, "motor.left", motor...) + " " + describe(2, "motor.right", motor...) + " " +
+		describe(3, "ring", append(pre[:6:6], "prox.values", 24, "light.values", 24)...) + " " +
+		describe(4, "ground", append(pre[:6:6], "ground.base", 8, "ground.motor", 4)...) + " " +
+		describe(5, "leds", append(pre[:6:6], "leds.rgb", 39)...) + " " +
+		describe(6, "power", append(pre[:6:6], "battery.charge", 1, "battery.time_left", 1)...))
+	// speed.target at 34 (0x22), prox.values at 34.
+	sw.expect("06 00 e8 03 0c a0 01 00 22 00 00 00 06 00 e8 03 0c a0 02 00 22 00 00 00")
+	sw.expect("06 00 e8 03 0b a0 01 00 22 00 01 00 06 00 e8 03 0b a0 02 00 22 00 01 00")
+	sw.reply("04 00 01 00 05 90 22 00 00 00 04 00 02 00 05 90 22 00 00 00")
+	sw.expect("06 00 e8 03 0b a0 03 00 22 00 18 00 06 00 e8 03 0b a0 01 00 22 00 01 00 06 00 e8 03 0b a0 02 00 22 00 01 00")
+	sw.reply(strings.Replace(proxReply(4095), "05 90 00 00", "05 90 22 00", 1) + " 04 00 01 00 05 90 22 00 00 00 04 00 02 00 05 90 22 00 00 00")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close()
+	p, _ := drv.Sensor(ci.TagFootBotProximity)
+	if v := p.(ci.Proximity).Readings()[0].Value; v != 1 {
+		t.Errorf("proximity 0 = %v", v)
+	}
+}
+
+// A description that lacks a variable of the mapping is an error that
+// names it and what the node has.
+func TestDescriptionLacksAVariable(t *testing.T) {
+	sw := newSwitch(t)
+	b, _ := boards.Lookup("footbot")
+	b.Aseba.Address = sw.ln.Addr().String()
+	done := make(chan error, 1)
+	go func() {
+		_, err := footbot.Open(b, realrobot.Devices{Actuators: []string{ci.TagDifferentialSteering}}, nil)
+		done <- err
+	}()
+	sw.accept()
+	sw.expect(describeAll)
+	sw.reply(describe(3, "ring", "prox.value", 24, "light.values", 24))
+	// The wheel targets are known (fixed addresses for the nodes that
+	// gave no description): the wheels are stopped before the error.
+	sw.expect(setLeft0 + " " + setRight0)
+	sw.expect(getLeftT + " " + getRightT)
+	sw.reply(leftTIs0 + " " + rightTIs0)
+	err := <-done
+	for _, want := range []string{`node 3 (ring) has no variable "prox.values"`, `did you mean "prox.value"?`, "proximity"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Open: %v; want it to say %q", err, want)
+		}
 	}
 }
