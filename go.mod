@@ -10,8 +10,10 @@ require (
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/sirupsen/logrus v1.10.2
 	go.bug.st/serial v1.8.0
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.44.0
 	golang.org/x/sys v0.43.0
+	gonum.org/v1/gonum v0.17.0
 	periph.io/x/conn/v3 v3.7.3
 	periph.io/x/host/v3 v3.8.5
 )
@@ -26,5 +28,6 @@ require (
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.21 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
+	golang.org/x/tools v0.30.0 // indirect
 	google.golang.org/protobuf v1.34.2 // indirect
 )

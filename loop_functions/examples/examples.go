@@ -9,6 +9,7 @@
 package examples
 
 import (
+	_ "github.com/argosgo/argos/loop_functions/coverage"
 	_ "github.com/argosgo/argos/loop_functions/custom_distributions"
 	_ "github.com/argosgo/argos/loop_functions/foraging"
 	_ "github.com/argosgo/argos/loop_functions/id"
