@@ -74,6 +74,8 @@ var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"plot":    runPlot,
 	"emulate": runEmulate,
 	"robot":   runRobot,
+	"sweep":   runSweep,
+	"irace":   runIrace,
 }
 
 // errInterrupted marks a run stopped by a signal.
