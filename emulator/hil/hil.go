@@ -116,6 +116,14 @@ func Start(exp *config.Experiment, id string, b boards.Board, opt Options) (*Emu
 // Robot returns the emulated robot (its trajectory, its readings).
 func (e *Emulation) Robot() *emulator.Robot { return e.robot }
 
+// Firmware returns the emulated e-puck firmware of a serial board (its
+// wheel commands, fault injection), nil for an Aseba board.
+func (e *Emulation) Firmware() *emuepuck.Firmware { return e.fw }
+
+// Network returns the emulated Aseba network of an Aseba board, nil for
+// a serial one.
+func (e *Emulation) Network() *emuaseba.Network { return e.net }
+
 // Wheels returns the last wheel command the firmware received, in the
 // firmware's raw units, and how many it received.
 func (e *Emulation) Wheels() (left, right int, n int) {
