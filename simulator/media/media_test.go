@@ -50,6 +50,9 @@ func newSwarmIn(tb testing.TB, n int, side, arena float64, m *entity.RobotModel,
 		b := space.Body{ID: fmt.Sprint("r", len(s.robots)), Type: m.Type, Shape: space.Disc, Radius: m.Radius, Height: m.Height,
 			Mass: m.Mass, Movable: true, Pos: ci.Vector2{X: (rng.Float64() - 0.5) * (side - 0.2), Y: (rng.Float64() - 0.5) * (side - 0.2)}}
 		b.SetYaw(rng.Float64() * 2 * math.Pi)
+		if g := m.Gripper; g != nil {
+			b.SetNub(g.Disc, m.Radius, rng.Float64()*2*math.Pi) // turrets turned anyhow
+		}
 		if !place.Fits(&b) {
 			continue
 		}
@@ -170,8 +173,10 @@ func TestOccludedMatchesSampling(t *testing.T) {
 	s := newSwarm(t, 200, 4, entity.FootBot, true, 9)
 	rng := rand.New(rand.NewPCG(5, 5))
 	inside := func(b *space.Body, p ci.Vector3) bool {
-		return p.Z >= b.Z && p.Z < b.Z+b.Height && b.Distance(p.XY()) == 0
+		in := b.Distance(p.XY()) == 0 || b.Nub.R > 0 && p.XY().Sub(b.NubCenter()).Length() < b.Nub.R
+		return p.Z >= b.Z && p.Z < b.Z+b.Height && in
 	}
+	nubs := 0
 	disagree := 0
 	for k := 0; k < 2000; k++ {
 		from := ci.Vector3{X: (rng.Float64() - 0.5) * 4, Y: (rng.Float64() - 0.5) * 4, Z: rng.Float64() * 0.3}
@@ -180,14 +185,19 @@ func TestOccludedMatchesSampling(t *testing.T) {
 		want := false
 		for i := range s.sp.Bodies {
 			b := &s.sp.Bodies[i]
-			if math.Max(from.X, to.X) < b.Pos.X-b.Radius || math.Min(from.X, to.X) > b.Pos.X+b.Radius ||
-				math.Max(from.Y, to.Y) < b.Pos.Y-b.Radius || math.Min(from.Y, to.Y) > b.Pos.Y+b.Radius {
+			r := b.Reach()
+			if math.Max(from.X, to.X) < b.Pos.X-r || math.Min(from.X, to.X) > b.Pos.X+r ||
+				math.Max(from.Y, to.Y) < b.Pos.Y-r || math.Min(from.Y, to.Y) > b.Pos.Y+r {
 				continue // too far to meet the segment
 			}
 			for q := 1; q < 4000 && !want; q++ {
 				f := float64(q) / 4000
-				if inside(b, from.Add(ci.Vector3{X: (to.X - from.X) * f, Y: (to.Y - from.Y) * f, Z: (to.Z - from.Z) * f})) {
+				p := from.Add(ci.Vector3{X: (to.X - from.X) * f, Y: (to.Y - from.Y) * f, Z: (to.Z - from.Z) * f})
+				if inside(b, p) {
 					want = true
+					if b.Distance(p.XY()) > 0 {
+						nubs++ // only the gripper's nub is met there
+					}
 				}
 			}
 		}
@@ -197,6 +207,9 @@ func TestOccludedMatchesSampling(t *testing.T) {
 	}
 	if disagree > 4 {
 		t.Errorf("Occluded disagrees with sampling on %d of 2000 segments", disagree)
+	}
+	if nubs == 0 {
+		t.Error("no segment meets a foot-bot's gripper nub first: the test proves little about them")
 	}
 }
 

@@ -82,7 +82,7 @@ type rabScratch struct {
 type candidate struct {
 	i      int32
 	x, y   float64
-	r      float64 // radius of the circumscribed circle
+	r      float64 // radius of the circle around the body and its nub
 	z0, z1 float64
 }
 
@@ -380,8 +380,8 @@ func (m *RAB) indexOccluders(lo, hi ci.Vector2) {
 			continue
 		}
 		m.occXY = append(m.occXY, b.Pos)
-		m.occ0 = append(m.occ0, candidate{i: int32(i), x: b.Pos.X, y: b.Pos.Y, r: b.Radius, z0: b.Z, z1: b.Z + b.Height})
-		m.occMaxR = max(m.occMaxR, b.Radius)
+		m.occ0 = append(m.occ0, candidate{i: int32(i), x: b.Pos.X, y: b.Pos.Y, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height})
+		m.occMaxR = max(m.occMaxR, b.Reach())
 	}
 	n := len(m.occXY)
 	// cells of about one body each, at least a body wide: a line of sight

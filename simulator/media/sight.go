@@ -45,12 +45,23 @@ func Occluded(sp *space.Space, from, to ci.Vector3, a, b int) bool {
 }
 
 // Crosses reports whether the segment from from to from+d passes through
-// the inside of body b (a non-empty stretch of it lies in b's prism).
+// the inside of body b (a non-empty stretch of it lies in b's prism, or in
+// the prism of its nub over the same heights).
 func Crosses(b *space.Body, from, d ci.Vector3) bool {
-	t0, t1, ok := xyInterval(b, from, d)
-	if !ok {
-		return false
+	if t0, t1, ok := xyInterval(b, from, d); ok && crossesHeights(b, from, d, t0, t1) {
+		return true
 	}
+	if b.Nub.R > 0 {
+		if t0, t1, ok := discInterval(b.NubCenter(), b.Nub.R, from, d); ok && crossesHeights(b, from, d, t0, t1) {
+			return true
+		}
+	}
+	return false
+}
+
+// crossesHeights reports whether the stretch t0..t1 of the segment, inside
+// b's footprint, lies partly within b's heights and within the segment.
+func crossesHeights(b *space.Body, from, d ci.Vector3, t0, t1 float64) bool {
 	// the height range [Z, Z+Height), top face excluded
 	if d.Z == 0 {
 		if from.Z < b.Z || from.Z >= b.Z+b.Height {
@@ -70,19 +81,7 @@ func Crosses(b *space.Body, from, d ci.Vector3) bool {
 // from+t*d lies inside b's footprint, ignoring heights.
 func xyInterval(b *space.Body, from, d ci.Vector3) (t0, t1 float64, ok bool) {
 	if b.Shape == space.Disc {
-		fx, fy := from.X-b.Pos.X, from.Y-b.Pos.Y
-		aa := d.X*d.X + d.Y*d.Y
-		bb := fx*d.X + fy*d.Y
-		cc := fx*fx + fy*fy - b.Radius*b.Radius
-		if aa == 0 {
-			return math.Inf(-1), math.Inf(1), cc < 0
-		}
-		disc := bb*bb - aa*cc
-		if disc <= 0 {
-			return 0, 0, false
-		}
-		s := math.Sqrt(disc)
-		return (-bb - s) / aa, (-bb + s) / aa, true
+		return discInterval(b.Pos, b.Radius, from, d)
 	}
 	// box: slabs in the box's frame
 	px, py := from.X-b.Pos.X, from.Y-b.Pos.Y
@@ -106,4 +105,21 @@ func slab(p, d, h float64, t0, t1 *float64) bool {
 	*t0 = max(*t0, a)
 	*t1 = min(*t1, b)
 	return *t0 < *t1
+}
+
+// discInterval is xyInterval for a disc of radius r centred at c.
+func discInterval(c ci.Vector2, r float64, from, d ci.Vector3) (t0, t1 float64, ok bool) {
+	fx, fy := from.X-c.X, from.Y-c.Y
+	aa := d.X*d.X + d.Y*d.Y
+	bb := fx*d.X + fy*d.Y
+	cc := fx*fx + fy*fy - r*r
+	if aa == 0 {
+		return math.Inf(-1), math.Inf(1), cc < 0
+	}
+	disc := bb*bb - aa*cc
+	if disc <= 0 {
+		return 0, 0, false
+	}
+	s := math.Sqrt(disc)
+	return (-bb - s) / aa, (-bb + s) / aa, true
 }

@@ -61,7 +61,49 @@ type Body struct {
 	Pitch, Roll float64 // only static bodies may be tilted (kept for output)
 	ID          string
 	Type        string // entity tag: "foot-bot", "e-puck", "box", "cylinder", ...
-	_           [40]byte
+	// Nub is a small disc sticking out of a disc body (the foot-bot's
+	// gripper); its R is 0 for the others.
+	Nub Nub
+	_   [8]byte
+}
+
+// Nub is a small disc that sticks out of a disc body, as the jaws of a
+// foot-bot's gripper do from its base in ARGoS's dynamics2d: rays and
+// lines of sight meet it, over the body's height range, but nothing
+// collides with it (engines and placement use the body's own shape).
+type Nub struct {
+	R        float64 // radius; 0: the body has none
+	Dist     float64 // from the body's centre to the nub's
+	Cos, Sin float64 // of the nub's direction, relative to the body's heading
+}
+
+// SetNub gives the body a nub of radius r whose centre lies dist from the
+// body's centre, angle radians counter-clockwise from its front.
+func (b *Body) SetNub(r, dist, angle float64) {
+	b.Nub.R, b.Nub.Dist = r, dist
+	b.Nub.Sin, b.Nub.Cos = math.Sincos(angle)
+}
+
+// SetNubAngle turns the nub to angle radians from the body's front (a
+// foot-bot's turret carries its gripper).
+func (b *Body) SetNubAngle(angle float64) {
+	b.Nub.Sin, b.Nub.Cos = math.Sincos(angle)
+}
+
+// NubCenter returns where the nub's centre is.
+func (b *Body) NubCenter() ci.Vector2 {
+	n := &b.Nub
+	c, s := b.Cos*n.Cos-b.Sin*n.Sin, b.Sin*n.Cos+b.Cos*n.Sin
+	return ci.Vector2{X: b.Pos.X + n.Dist*c, Y: b.Pos.Y + n.Dist*s}
+}
+
+// Reach returns the radius of the disc around Pos that holds the body and
+// its nub.
+func (b *Body) Reach() float64 {
+	if b.Nub.R == 0 {
+		return b.Radius
+	}
+	return math.Max(b.Radius, b.Nub.Dist+b.Nub.R)
 }
 
 // SetYaw sets the heading and its cached sine and cosine.
@@ -209,12 +251,21 @@ func boxDiscGap(box *Footprint, c ci.Vector2, r float64) float64 {
 func (b *Body) spans(z float64) bool { return z >= b.Z && z <= b.Z+b.Height }
 
 // rayHit returns the smallest t in [0, 1] at which the segment from->to
-// enters the footprint, or false.
+// enters the footprint or the nub, or false.
 func (b *Body) rayHit(from, to ci.Vector2) (float64, bool) {
+	var t float64
+	var ok bool
 	if b.Shape == Disc {
-		return rayDisc(from, to, b.Pos, b.Radius)
+		t, ok = rayDisc(from, to, b.Pos, b.Radius)
+	} else {
+		t, ok = rayBox(b.toLocal(from), b.toLocal(to), b.Half)
 	}
-	return rayBox(b.toLocal(from), b.toLocal(to), b.Half)
+	if b.Nub.R > 0 {
+		if tn, hit := rayDisc(from, to, b.NubCenter(), b.Nub.R); hit && (!ok || tn < t) {
+			t, ok = tn, true
+		}
+	}
+	return t, ok
 }
 
 func rayDisc(from, to, c ci.Vector2, r float64) (float64, bool) {

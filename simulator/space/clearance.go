@@ -71,5 +71,5 @@ func (s *Space) unclear(i int) {
 // r of p, mobile body i's position, according to its clearance.
 func (s *Space) clearOf(i int, p ci.Vector2, r float64) bool {
 	gap, ok := s.Clearance(i, p)
-	return ok && gap+s.Bodies[i].Radius > r
+	return ok && gap+s.Bodies[i].Reach() > r
 }

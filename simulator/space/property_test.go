@@ -28,8 +28,11 @@ func randomBody(r *rand.Rand) Body {
 	u := func(lo, hi float64) float64 { return lo + r.Float64()*(hi-lo) }
 	b := Body{Pos: ci.Vector2{X: u(-9.5, 11.5), Y: u(-11.5, 9.5)}, Height: u(0.02, 0.3)}
 	switch k := r.IntN(20); {
-	case k < 12: // robots
+	case k < 12: // robots, a third of them with a gripper's nub
 		b.Shape, b.Radius, b.Movable = Disc, u(0.02, 0.1), true
+		if k < 4 {
+			b.SetNub(u(0.005, 0.03), b.Radius*u(0.8, 1.1), u(-math.Pi, math.Pi))
+		}
 	case k < 14: // movable boxes
 		b.Shape, b.Movable = Box, true
 		b.Half = ci.Vector2{X: u(0.01, 0.1), Y: u(0.01, 0.1)}
@@ -323,7 +326,7 @@ func bruteNearby(s *Space, p ci.Vector2, r, z float64, ignore int) []int32 {
 		b := &s.Bodies[i]
 		d := b.Distance(p)
 		if b.Movable {
-			d = p.Sub(b.Pos).Length() - b.Radius
+			d = p.Sub(b.Pos).Length() - b.Reach()
 		}
 		if i == ignore || b.Removed || !b.spans(z) || d > r {
 			continue

@@ -84,7 +84,7 @@ func New(center, size ci.Vector3) *Space {
 		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
 			i := sel[k]
 			b := &s.Bodies[i]
-			s.mitem[dest[k]] = mobileItem{pos: b.Pos, r: b.Radius, z0: b.Z, z1: b.Z + b.Height, body: i}
+			s.mitem[dest[k]] = mobileItem{pos: b.Pos, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: i}
 		}
 	}
 	s.Reindex() // queries work (and find nothing) before the first real Reindex
@@ -140,7 +140,7 @@ func (s *Space) ReindexWith(run Runner) {
 				continue
 			}
 			s.mobileSel = append(s.mobileSel, int32(i))
-			s.maxMobileR = math.Max(s.maxMobileR, b.Radius)
+			s.maxMobileR = math.Max(s.maxMobileR, b.Reach())
 		}
 		s.mobileDirty = false
 	}

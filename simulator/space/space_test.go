@@ -622,3 +622,43 @@ func TestReindexWithRunner(t *testing.T) {
 		t.Fatal("a removed body is still found")
 	}
 }
+
+// A body's nub (a foot-bot's gripper) stops rays and is found by Nearby,
+// turns with SetNubAngle, and collides with nothing.
+func TestNub(t *testing.T) {
+	s := arena(4)
+	fb := robot(0, 0, footbotR, footbotH)
+	fb.SetNub(0.01, footbotR, 0) // straight ahead, out to 0.095 m
+	i := s.Add(fb)
+	// a robot whose disc overlaps the nub but not the body
+	j := s.Add(robot(0.095+0.035-0.005, 0, epuckR, epuckH))
+	s.Reindex()
+	if b := &s.Bodies[i]; b.Reach() != footbotR+0.01 || b.NubCenter() != v2(footbotR, 0) {
+		t.Fatalf("Reach() = %v, NubCenter() = %v", b.Reach(), b.NubCenter())
+	}
+	// a ray across the front at x = 0.09: misses the disc, meets the nub
+	from, to := v2(0.09, 0.05), v2(0.09, -0.05)
+	if tt, hit := s.CastRay(from, to, 0.06, j); hit != i || math.Abs(tt-(0.05-math.Sqrt(0.01*0.01-(0.09-footbotR)*(0.09-footbotR)))/0.1) > 1e-12 {
+		t.Errorf("a ray across the nub hits %d at t=%v, want %d", hit, tt, i)
+	}
+	if _, hit := s.CastRay(from, to, 0.2, j); hit != -1 {
+		t.Errorf("a ray above the body hits %d", hit)
+	}
+	if got := s.Nearby(v2(0.1, 0.02), 0.02, 0.06, j, nil); !slices.Contains(got, int32(i)) {
+		t.Errorf("Nearby a point 1.2 cm from the nub = %v, want the foot-bot %d in it", got, i)
+	}
+	if k, ok := s.Overlapping(j, 0); ok {
+		t.Errorf("the e-puck over the nub overlaps body %d: the nub must not collide", k)
+	}
+	if s.Crowded(i, 0.001) != false {
+		t.Error("Crowded(the foot-bot) counts its nub")
+	}
+	s.Bodies[i].SetNubAngle(math.Pi / 2) // the turret turned left
+	s.Reindex()
+	if _, hit := s.CastRay(from, to, 0.06, j); hit != -1 {
+		t.Errorf("with the nub turned away a ray across the front hits %d", hit)
+	}
+	if _, hit := s.CastRay(v2(-0.05, 0.09), v2(0.05, 0.09), 0.06, j); hit != i {
+		t.Errorf("a ray across the turned nub hits %d, want %d", hit, i)
+	}
+}
