@@ -45,7 +45,7 @@ func Example() {
 	// -150 deg: 0.000
 	//  -90 deg: 0.000
 	//  -50 deg: 0.000
-	//  -17 deg: 0.190
+	//  -17 deg: 0.191
 }
 
 // Actuators write into the robot when the simulator applies them, after

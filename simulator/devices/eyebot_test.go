@@ -287,9 +287,9 @@ func TestPerspectiveCamera(t *testing.T) {
 		t.Fatalf("sees %d blobs, want the red LED: %+v", len(blobs), blobs)
 	}
 	// Where the LED is, in the eye-bot's frame (yaw 30 degrees).
-	led := ci.Vector2{X: 0.2, Y: 0.45}.Add(ci.FromPolar(0.085036758+0.005, ci.Radians(255)))
+	led := ci.Vector2{X: 0.2, Y: 0.45}.Add(ci.FromPolar(float64(float32(0.085036758))+0.005, ci.Radians(255)))
 	local := led.Rotate(-ci.Radians(30))
-	depth := 1.5 - 0.085
+	depth := 1.5 - float64(float32(0.085)) // ARGoS's 0.085f
 	k := depth * math.Tan(ci.Radians(30))
 	b := blobs[0]
 	if b.Color != ci.Red || !near(b.X, -local.Y/k, 1e-9) || !near(b.Y, local.X/k, 1e-9) ||
@@ -419,7 +419,7 @@ func TestEyeBotRangeAndBearing(t *testing.T) {
 	rxE.Update()
 	rxF.Update()
 	// The foot-bot's emitter is 0.1 m up, the eye-bot's at its bottom (1 m).
-	dz := 1 - 0.1
+	dz := 1 - float64(float32(0.1)) // ARGoS's 0.1f
 	rng := 100 * math.Hypot(3.5, dz)
 	// The foot-bot (range 3 m) does not reach the eye-bot 3.6 m away; the
 	// eye-bot (rab_range 5) reaches the foot-bot.

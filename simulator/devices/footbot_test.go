@@ -59,6 +59,14 @@ func TestTurretAndEncoder(t *testing.T) {
 	if enc.Rotation() != before {
 		t.Errorf("a passive turret moved from %g to %g", before, enc.Rotation())
 	}
+	// the gripper's disc, which rays meet, turns with the turret
+	if got, want := r.B().NubCenter(), ci.FromPolar(r.Model.Radius, before); !near(got.X, want.X, 1e-12) || !near(got.Y, want.Y, 1e-12) {
+		t.Errorf("the gripper's disc is at %v with the turret at %.4f rad, want %v", got, before, want)
+	}
+	tur.(interface{ Reset() }).Reset()
+	if got := r.B().NubCenter(); !near(got.X, r.Model.Radius, 1e-12) || !near(got.Y, 0, 1e-12) {
+		t.Errorf("after Reset the gripper's disc is at %v, want straight ahead", got)
+	}
 	if _, err := build(t, a.robot(entity.EPuck, "ep", 1, 1, 0, ""), "actuators", `<footbot_turret/>`); err == nil {
 		t.Error("an e-puck got a turret")
 	}

@@ -196,12 +196,16 @@ func (t *turret) Apply() {
 		t.r.Turret = ci.NormalizeAngle(t.r.Turret + w*dt)
 	case turretSpeed:
 		t.r.Turret = ci.NormalizeAngle(t.r.Turret + t.speed*dt)
+	default:
+		return
 	}
+	t.r.B().SetNubAngle(t.r.Turret) // the gripper's jaws turn with it
 }
 
 func (t *turret) Reset() {
 	t.mode, t.target, t.speed, t.prevErr = turretPassive, 0, 0, 0
 	t.r.Turret = 0
+	t.r.B().SetNubAngle(0)
 }
 
 // TurretInspection is the turret's mode and set-points.

@@ -30,7 +30,8 @@ func stripes(p ci.Vector2) ci.Color {
 // ground sensors a level in [0, 1], the base ground sensors 0 or 1; a
 // laser spot under a sensor is what it reads.
 func TestGround(t *testing.T) {
-	gray := 153.0 / 255 // gray60
+	gray := entity.Gray(ci.Gray60) // 153/255 up to ARGoS's single-precision sum
+	red := entity.Gray(ci.Red)
 	tests := []struct {
 		name   string
 		m      *entity.RobotModel
@@ -45,7 +46,7 @@ func TestGround(t *testing.T) {
 		// front sensors (x = 0.063) on the grey, back ones on the black
 		{"motor, across black and grey", entity.FootBot, "footbot_motor_ground", -1.01, 0, -1, []float64{gray, 0, 0, gray}},
 		{"motor, turned around", entity.FootBot, "footbot_motor_ground", -1.01, 180, -1, []float64{0, gray, gray, 0}},
-		{"motor, laser spot", entity.FootBot, "footbot_motor_ground", 2, 0, 1, []float64{1, 0.299, 1, 1}},
+		{"motor, laser spot", entity.FootBot, "footbot_motor_ground", 2, 0, 1, []float64{1, red, 1, 1}},
 		{"base, black", entity.FootBot, "footbot_base_ground", -2, 0, -1, []float64{0, 0, 0, 0, 0, 0, 0, 0}},
 		{"base, grey is white", entity.FootBot, "footbot_base_ground", 0, 0, -1, []float64{1, 1, 1, 1, 1, 1, 1, 1}},
 		{"base, across", entity.FootBot, "footbot_base_ground implementation=\"rot_z_only\"", -1.01, 0, -1, []float64{1, 1, 0, 0, 0, 0, 0, 1}},

@@ -114,6 +114,9 @@ func addRobot(s *space.Space, m *entity.RobotModel, id string, x, y, yawDeg floa
 	b := space.Body{ID: id, Type: m.Type, Shape: space.Disc, Radius: m.Radius, Height: m.Height, Mass: m.Mass,
 		MaxForce: m.MaxForce, MaxTorque: m.MaxTorque, Movable: true, Pos: ci.Vector2{X: x, Y: y}}
 	b.SetYaw(ci.Radians(yawDeg))
+	if g := m.Gripper; g != nil {
+		b.SetNub(g.Disc, m.Radius, 0) // as entity's parser does
+	}
 	h := s.Add(b)
 	return &entity.Robot{ID: id, Model: m, Body: h, Space: s, Rand: rand.New(rand.NewPCG(seed, 0)), TickLength: 0.1}
 }

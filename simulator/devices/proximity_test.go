@@ -122,19 +122,23 @@ func TestEPuckWall3cm(t *testing.T) {
 	s.Reindex()
 	p := proximitySensor(t, r, `<epuck_proximity />`)
 	p.Update()
-	want := entity.EPuckProximityResponse((0.035+0.03)/math.Cos(ci.Radians(17)) - 0.035)
-	if want <= 0.1 || want >= 0.3 {
-		t.Fatalf("expected reading %v is implausible", want)
-	}
 	rd := p.Readings()
-	for i, deg := range []float64{17, 50, 90, 150, 210, 270, 310, 343} {
+	rad := entity.EPuck.Radius
+	for i, a := range entity.EPuck.Proximity.Angles {
 		w := 0.0
-		if deg == 17 || deg == 343 {
-			w = want
+		if i == 0 || i == 7 { // the two front sensors, at about 17 and -16.9 degrees
+			w = entity.EPuckProximityResponse((rad+0.03)/math.Cos(a) - rad)
+			if w <= 0.1 || w >= 0.3 {
+				t.Fatalf("expected reading %v is implausible", w)
+			}
 		}
 		if math.Abs(rd[i].Value-w) > 1e-9 {
-			t.Errorf("sensor at %g deg reads %v, want %v", deg, rd[i].Value, w)
+			t.Errorf("sensor at %.2f deg reads %v, want %v", ci.Degrees(a), rd[i].Value, w)
 		}
+	}
+	// ARGoS's front sensors are not symmetric: 0.29670 and -0.29578 rad
+	if math.Abs(rd[0].Value-rd[7].Value) < 1e-4 {
+		t.Errorf("front sensors read %v and %v: ARGoS's irregular angles make them differ", rd[0].Value, rd[7].Value)
 	}
 }
 
@@ -444,5 +448,63 @@ func TestProximityUpdateDoesNotAllocate(t *testing.T) {
 	p := proximitySensor(t, r, `<footbot_proximity noise_level="0.1" />`)
 	if allocs := testing.AllocsPerRun(100, p.Update); allocs != 0 {
 		t.Errorf("Update allocates %v times, want 0", allocs)
+	}
+}
+
+// A foot-bot's proximity rays meet another foot-bot's gripper, a 1 cm disc
+// on its body's edge straight ahead of its turret (ARGoS's dynamics2d
+// shape), as ARGoS 3's footbot_proximity_robot sweep shows.
+func TestFootBotSeesTheGripper(t *testing.T) {
+	s := newArena(2)
+	// as at tick 659 of the sweep: fb1 at bearing 210 degrees, 0.17 m
+	other := addRobot(s, entity.FootBot, "fb1", 0, 0, 0, 1) // gripper toward +x
+	at := ci.FromPolar(0.17, ci.Radians(30))
+	me := addRobot(s, entity.FootBot, "fb0", at.X, at.Y, 0, 2)
+	s.Reindex()
+	p := proximitySensor(t, me, `<footbot_proximity />`)
+	m := entity.FootBot
+	// the distance along the ray of sensor i to a disc c, r
+	along := func(i int, c ci.Vector2, r float64) float64 {
+		a := m.Proximity.Angles[i]
+		from := at.Add(ci.FromPolar(m.Radius, a))
+		d := ci.FromPolar(1, a)
+		f := from.Sub(c)
+		b, cc := f.Dot(d), f.Dot(f)-r*r
+		if disc := b*b - cc; disc >= 0 && -b-math.Sqrt(disc) >= 0 {
+			return -b - math.Sqrt(disc)
+		}
+		return math.Inf(1)
+	}
+	reading := func(d float64) float64 {
+		if d > m.Proximity.Range {
+			return 0
+		}
+		return m.Proximity.Response(d)
+	}
+	p.Update()
+	differs := 0
+	for _, i := range []int{14, 15, 16} { // toward fb1
+		body := along(i, ci.Vector2{}, m.Radius)
+		grip := along(i, ci.Vector2{X: m.Radius}, m.Gripper.Disc)
+		want := reading(math.Min(body, grip))
+		if got := p.Readings()[i].Value; math.Abs(got-want) > 1e-12 {
+			t.Errorf("sensor %d reads %v, want %v (body at %.4f m, gripper at %.4f m)", i, got, want, body, grip)
+		}
+		if want != reading(body) {
+			differs++
+		}
+	}
+	if differs == 0 {
+		t.Fatal("the gripper changes no reading here: the test proves little")
+	}
+	// with fb1's turret turned around, its gripper points away: the body
+	// alone
+	other.B().SetNubAngle(math.Pi)
+	s.Reindex()
+	p.Update()
+	for _, i := range []int{14, 15, 16} {
+		if got, want := p.Readings()[i].Value, reading(along(i, ci.Vector2{}, m.Radius)); math.Abs(got-want) > 1e-12 {
+			t.Errorf("gripper turned away: sensor %d reads %v, want %v", i, got, want)
+		}
 	}
 }

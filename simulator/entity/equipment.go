@@ -59,9 +59,10 @@ type Camera struct {
 
 // Gripper is a gripper at the front of the turret: at the body's edge,
 // Height above the bottom; it grips a grippable body within Reach of that
-// point.
+// point. Disc is the radius of the disc its jaws make there, which rays
+// meet but nothing collides with (space.Nub); 0 for none.
 type Gripper struct {
-	Height, Reach float64
+	Height, Reach, Disc float64
 }
 
 // Scanner is the state of a foot-bot's rotating distance scanner, written
@@ -84,9 +85,15 @@ type Scanner struct {
 func Grippable(b *space.Body) bool { return b.Movable && !b.Removed }
 
 // Gray returns the grey level of c in [0, 1], as ARGoS's
-// CColor::ToGrayScale: 0.299 R + 0.587 G + 0.114 B over 255.
+// CColor::ToGrayScale over 255: 0.299 R + 0.587 G + 0.114 B, weights and
+// sum in single precision (as ARGoS computes it), divided in double.
 func Gray(c ci.Color) float64 {
-	return (0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)) / 255
+	// each conversion rounds to float32 and keeps the compiler from fusing
+	// a product with the sum
+	r := float32(float32(0.299) * float32(c.R))
+	g := float32(float32(0.587) * float32(c.G))
+	b := float32(float32(0.114) * float32(c.B))
+	return float64(float32(r+g)+b) / 255
 }
 
 // ringAngles returns n angles start + i*2pi/n, normalized.
@@ -110,7 +117,7 @@ func ledRing(n int, start, radius, height float64) []Mount {
 // footBotLEDs are the 12 ring LEDs (pi/12 + i*pi/6, 5 mm outside the
 // body, 0.085 m high) and the beacon on top (0.174 m).
 func footBotLEDs() []Mount {
-	return append(ledRing(12, math.Pi/12, 0.085036758+0.005, 0.085), Mount{Height: 0.174249733})
+	return append(ledRing(12, math.Pi/12, f32(0.085036758)+0.005, f32(0.085)), Mount{Height: f32(0.174249733)})
 }
 
 // footBotGround: the 4 grey-level motor ground sensors, then the 8

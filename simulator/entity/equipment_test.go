@@ -18,7 +18,7 @@ func TestEquipmentGeometry(t *testing.T) {
 	}
 	for i := 0; i < 12; i++ {
 		want := ci.NormalizeAngle(math.Pi/12 + float64(i)*math.Pi/6)
-		if m := fb.LEDMounts[i]; math.Abs(m.Angle-want) > 1e-12 || m.Height != 0.085 {
+		if m := fb.LEDMounts[i]; math.Abs(m.Angle-want) > 1e-12 || m.Height != float64(float32(0.085)) {
 			t.Errorf("foot-bot LED %d at %.4f rad, %.3f m; want %.4f rad, 0.085 m", i, m.Angle, m.Height, want)
 		}
 	}
@@ -50,7 +50,9 @@ func TestEquipmentGeometry(t *testing.T) {
 	if len(fb.Ground) != 12 || bw != 8 || len(ep.Ground) != 3 {
 		t.Errorf("%d foot-bot ground sensors (%d black-and-white), %d e-puck ones; want 12 (8), 3", len(fb.Ground), bw, len(ep.Ground))
 	}
-	if fb.RAB != (entity.RABBoard{Range: 3, DataSize: 10, Height: 0.1}) || ep.RAB.Range != 0.8 || ep.RAB.DataSize != 2 {
+	// single-precision constants, as in ARGoS (0.1f, 0.8f, 0.086f)
+	if fb.RAB != (entity.RABBoard{Range: 3, DataSize: 10, Height: float64(float32(0.1))}) ||
+		ep.RAB != (entity.RABBoard{Range: float64(float32(0.8)), DataSize: 2, Height: float64(float32(0.086))}) {
 		t.Errorf("range-and-bearing boards %+v and %+v", fb.RAB, ep.RAB)
 	}
 	if h := fb.OmniCamera.Height * math.Tan(fb.OmniCamera.Aperture); math.Abs(h-0.793) > 0.002 {
@@ -71,9 +73,14 @@ func TestGrippableAndGray(t *testing.T) {
 		c    ci.Color
 		want float64
 	}{{ci.White, 1}, {ci.Black, 0}, {ci.Red, 0.299}, {ci.Green, 0.587}, {ci.Gray50, 127.0 / 255}} {
-		if got := entity.Gray(c.c); math.Abs(got-c.want) > 1e-9 {
+		if got := entity.Gray(c.c); math.Abs(got-c.want) > 1e-7 {
 			t.Errorf("Gray(%v) = %g, want %g", c.c, got, c.want)
 		}
+	}
+	// ARGoS sums in single precision: grey 120 reads 0.47058826521331187
+	// (ARGoS 3's motor ground sweep), not 120/255
+	if got := entity.Gray(ci.Color{R: 120, G: 120, B: 120}); got != 0.47058826521331187 {
+		t.Errorf("Gray(120, 120, 120) = %v, want ARGoS's 0.47058826521331187", got)
 	}
 }
 

@@ -53,43 +53,50 @@ type ProximityRing struct {
 	Response func(d float64) float64
 }
 
+// f32 is x rounded to single precision: ARGoS 3 writes many of its model
+// constants as float literals (0.085036758f), and its sensors compute
+// with those values.
+func f32(x float64) float64 { return float64(float32(x)) }
+
 // FootBot is the foot-bot (marXbot) model.
 var FootBot = &RobotModel{
-	Type: "foot-bot", Radius: 0.085036758, Height: 0.146899733, Mass: 1.6,
+	Type: "foot-bot", Radius: f32(0.085036758), Height: f32(0.146899733), Mass: 1.6,
 	Axle: 0.14, WheelRadius: 0.029112741,
 	MaxForce: 15, MaxTorque: 150,
 	Proximity: ProximityRing{
-		Tag: ci.TagFootBotProximity, Angles: footBotProximityAngles(), Range: 0.1, Height: 0.06,
+		Tag: ci.TagFootBotProximity, Angles: footBotProximityAngles(), Range: f32(0.1), Height: f32(0.06),
 		Response: FootBotProximityResponse,
 	},
 	LEDs: 13, // 12 on the ring and the beacon
 	// ARGoS 3's footbot_entity.cpp.
 	LEDMounts:    footBotLEDs(),
 	LEDsOnTurret: true,
-	Light:        LightRing{Tag: ci.TagFootBotLight, Angles: footBotProximityAngles(), Radius: 0.085036758, Height: 0.06},
+	Light:        LightRing{Tag: ci.TagFootBotLight, Angles: footBotProximityAngles(), Radius: f32(0.085036758), Height: f32(0.06)},
 	Ground:       footBotGround(),
-	RAB:          RABBoard{Range: 3, DataSize: 10, Height: 0.1},
-	OmniCamera:   Camera{Height: 0.288699733, Aperture: ci.Radians(70)},
-	Gripper:      &Gripper{Height: 0.085, Reach: 0.01},
+	RAB:          RABBoard{Range: 3, DataSize: 10, Height: f32(0.1)},
+	OmniCamera:   Camera{Height: f32(0.288699733), Aperture: ci.Radians(70)},
+	// ARGoS's dynamics2d gives the gripper a disc of 0.01 m on the body's
+	// edge (dynamics2d_footbot_model.cpp)
+	Gripper: &Gripper{Height: f32(0.085), Reach: 0.01, Disc: f32(0.01)},
 }
 
 // EPuck is the e-puck model.
 var EPuck = &RobotModel{
-	Type: "e-puck", Radius: 0.035, Height: 0.086, Mass: 0.4,
+	Type: "e-puck", Radius: f32(0.035), Height: f32(0.086), Mass: 0.4,
 	Axle: 0.053, WheelRadius: 0.0205,
 	MaxForce: 1.5, MaxTorque: 1.5,
 	Proximity: ProximityRing{
-		Tag: ci.TagEPuckProximity, Angles: degreesCCW(17, 50, 90, 150, 210, 270, 310, 343), Range: 0.1, Height: 0.06,
+		Tag: ci.TagEPuckProximity, Angles: ePuckProximityAngles(), Range: f32(0.1), Height: f32(0.06),
 		Response: EPuckProximityResponse,
 	},
 	LEDs: 8,
 	// ARGoS 3's epuck_entity.cpp.
-	LEDMounts: ledRing(8, math.Pi/16, 0.035+0.007, 0.086),
-	Light:     LightRing{Tag: ci.TagEPuckLight, Angles: ringAngles(8, math.Pi/8), Radius: 0.035, Height: 0.06},
+	LEDMounts: ledRing(8, math.Pi/16, f32(0.035)+0.007, f32(0.086)),
+	Light:     LightRing{Tag: ci.TagEPuckLight, Angles: ringAngles(8, math.Pi/8), Radius: f32(0.035), Height: f32(0.06)},
 	Ground: []GroundSensor{
-		{Offset: ci.Vector2{X: 0.03, Y: -0.009}}, {Offset: ci.Vector2{X: 0.03}}, {Offset: ci.Vector2{X: 0.03, Y: 0.009}},
+		{Offset: ci.Vector2{X: f32(0.03), Y: f32(-0.009)}}, {Offset: ci.Vector2{X: f32(0.03)}}, {Offset: ci.Vector2{X: f32(0.03), Y: f32(0.009)}},
 	},
-	RAB: RABBoard{Range: 0.8, DataSize: 2, Height: 0.086},
+	RAB: RABBoard{Range: f32(0.8), DataSize: 2, Height: f32(0.086)},
 }
 
 func footBotProximityAngles() []float64 {
@@ -100,10 +107,18 @@ func footBotProximityAngles() []float64 {
 	return a
 }
 
-func degreesCCW(deg ...float64) []float64 {
-	a := make([]float64, len(deg))
-	for i, d := range deg {
-		a[i] = ci.NormalizeAngle(ci.Radians(d))
+// ePuckProximityAngles are the directions of the e-puck's proximity rays
+// as ARGoS 3 (epuck_entity.cpp) sets them: pi divided by a single-precision
+// divisor each (about 17.0, 50.0, 90, 150.0, -150.0, -90.0, -50.0 and
+// -16.9 degrees, not the nominal 17, 50, 90, 150, 210, 270, 310, 343),
+// taken into (-pi, pi].
+func ePuckProximityAngles() []float64 {
+	a := make([]float64, 8)
+	for i, div := range [8]float64{10.5884, 3.5999, 2, 1.2, 0.8571, 0.6667, 0.5806, 0.5247} {
+		a[i] = math.Pi / f32(div)
+		if a[i] > math.Pi {
+			a[i] -= 2 * math.Pi
+		}
 	}
 	return a
 }
@@ -118,12 +133,15 @@ func FootBotProximityResponse(d float64) float64 {
 }
 
 // EPuckProximityResponse is ARGoS's e-puck proximity reading for an
-// obstacle at distance d (metres) from the sensor.
+// obstacle at distance d (metres) from the sensor, with ARGoS's
+// single-precision coefficients.
 func EPuckProximityResponse(d float64) float64 {
 	if d > 0.05 {
 		return 0
 	}
-	return clamp01(298.701*d*d - 36.8961*d + 1.08212)
+	// the conversions keep the compiler from fusing a product and a sum,
+	// which would round differently from ARGoS
+	return clamp01(float64(f32(298.701)*(d*d)) - float64(f32(36.8961)*d) + f32(1.08212))
 }
 
 func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }

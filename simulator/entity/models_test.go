@@ -45,8 +45,19 @@ func TestFootBotProximityResponse(t *testing.T) {
 	}
 }
 
+// f32 is x rounded to single precision, as ARGoS's float literals are.
+func f32(x float64) float64 { return float64(float32(x)) }
+
+// The e-puck's reading is ARGoS's polynomial with its single-precision
+// coefficients (298.701f, ...): with double ones readings differ by up to
+// 6e-8.
 func TestEPuckProximityResponse(t *testing.T) {
-	poly := func(d float64) float64 { return 298.701*d*d - 36.8961*d + 1.08212 }
+	poly := func(d float64) float64 {
+		return float64(f32(298.701)*(d*d)) - float64(f32(36.8961)*d) + f32(1.08212)
+	}
+	if got, double := entity.EPuckProximityResponse(0.03), 298.701*0.03*0.03-36.8961*0.03+1.08212; math.Abs(got-double) < 1e-8 {
+		t.Errorf("EPuckProximityResponse(0.03) = %v, within 1e-8 of the double-precision polynomial %v: the float coefficients are not used", got, double)
+	}
 	tests := []struct {
 		d, want float64
 	}{
@@ -54,7 +65,7 @@ func TestEPuckProximityResponse(t *testing.T) {
 		{0.002, 1}, // 1.0094 clamped
 		{0.0025, poly(0.0025)},
 		{0.01, poly(0.01)},
-		{0.01, 0.7430291},
+		{0.01, 0.7430290496826172},
 		{0.03, poly(0.03)}, // 0.2443
 		{0.045, poly(0.045)},
 		{0.048, 0}, // the parabola is just below 0 here: clamped
@@ -92,7 +103,10 @@ func TestProximityAngles(t *testing.T) {
 		want []float64
 	}{
 		{entity.FootBot, foot},
-		{entity.EPuck, []float64{deg(17), deg(50), deg(90), deg(150), deg(-150), deg(-90), deg(-50), deg(-17)}},
+		// ARGoS's irregular angles, as ARGoS 3's e-puck sweep reports them
+		// (fidelity/sweeps): pi over single-precision divisors
+		{entity.EPuck, []float64{0.29670136064861913, 0.8726888655975471, 1.5707963267948966, 2.6179937739617682,
+			-2.6178106516716793, -1.5710319735581564, -0.8722439918522271, -0.2957777647223079}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.m.Type, func(t *testing.T) {
@@ -101,7 +115,7 @@ func TestProximityAngles(t *testing.T) {
 				t.Fatalf("%d angles, want %d", len(got), len(tt.want))
 			}
 			for i := range got {
-				if math.Abs(got[i]-tt.want[i]) > 1e-12 {
+				if math.Abs(got[i]-tt.want[i]) > 1e-15 {
 					t.Errorf("angle %d = %v (%.4f deg), want %v", i, got[i], got[i]*180/math.Pi, tt.want[i])
 				}
 				if got[i] <= -math.Pi || got[i] > math.Pi {
@@ -145,8 +159,9 @@ func TestModels(t *testing.T) {
 			near("Height", m.Height, tt.height)
 			near("Axle", m.Axle, tt.axle)
 			near("WheelRadius", m.WheelRadius, tt.wheelR)
-			if m.Proximity.Range != 0.1 || m.Proximity.Height != 0.06 {
-				t.Errorf("proximity range, height = %v, %v; want 0.1, 0.06", m.Proximity.Range, m.Proximity.Height)
+			// ARGoS's single-precision constants
+			if m.Proximity.Range != f32(0.1) || m.Proximity.Height != f32(0.06) || m.Radius != f32(map[string]float64{"foot-bot": 0.085036758, "e-puck": 0.035}[m.Type]) {
+				t.Errorf("proximity range, height, body radius = %v, %v, %v; want 0.1, 0.06 and the radius in single precision", m.Proximity.Range, m.Proximity.Height, m.Radius)
 			}
 			if len(m.Proximity.Angles) != tt.sensors || m.LEDs != tt.leds {
 				t.Errorf("%d sensors, %d LEDs; want %d, %d", len(m.Proximity.Angles), m.LEDs, tt.sensors, tt.leds)

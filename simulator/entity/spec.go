@@ -258,6 +258,9 @@ func robotParser(m *RobotModel) Parser {
 		s.Body.Radius, s.Body.Height, s.Body.Mass = m.Radius, m.Height, m.Mass
 		s.Body.MaxForce, s.Body.MaxTorque = m.MaxForce, m.MaxTorque
 		s.Body.Movable = true
+		if g := m.Gripper; g != nil && g.Disc > 0 {
+			s.Body.SetNub(g.Disc, m.Radius, 0) // the gripper's jaws, straight ahead
+		}
 		for _, c := range n.Children {
 			switch c.Name {
 			case "body":

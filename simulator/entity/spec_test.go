@@ -228,6 +228,10 @@ func TestParseRobot(t *testing.T) {
 			}
 			want := space.Body{ID: s.ID, Type: m.Type, Shape: space.Disc, Radius: m.Radius, Height: m.Height, Mass: m.Mass,
 				MaxForce: m.MaxForce, MaxTorque: m.MaxTorque, Movable: true, Pos: tt.pos.XY(), Z: tt.pos.Z, Yaw: tt.yaw}
+			if m.Gripper != nil {
+				// the gripper's disc on the body's edge, straight ahead
+				want.SetNub(m.Gripper.Disc, m.Radius, 0)
+			}
 			checkBody(t, &s.Body, &want)
 		})
 	}

@@ -324,7 +324,7 @@ func TestEyeBotFliesAndMarksTheFloor(t *testing.T) {
 
 	// The eye-bot's camera sees fb2's red beacon (0.174 m up at the centre
 	// of fb2) at the right place in its image: the eye-bot faces +X.
-	depth := 1.5 - 0.174249733
+	depth := 1.5 - float64(float32(0.174249733)) // ARGoS's 0.174249733f
 	k := depth * math.Tan(ci.Radians(30))
 	wantX, wantY := -0.5/k, 0.3/k // left 0.5 m, front 0.3 m
 	var seen []ci.Blob
