@@ -1,7 +1,11 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"image"
+	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -13,13 +17,14 @@ import (
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/simulator"
+	"github.com/argosgo/argos/simulator/render/web"
 	"github.com/chromedp/chromedp"
 )
 
 // chromium finds Debian's chromium (scripts/ci-setup.d/browser.sh
 // installs it). Without it the test fails under ARGOS_CI=1 and is skipped
 // elsewhere.
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
 		if _, err := os.Stat(p); err == nil {
 			return p
@@ -48,17 +53,22 @@ func artifact(t *testing.T, name string, data []byte) {
 	t.Logf("screenshot: %s", filepath.Join(dir, name))
 }
 
-// The viewer in a real browser: the robots are drawn, pause and step move
-// the run by exactly one tick, clicking a robot shows its proximity
-// readings, and dragging it moves it in the simulator.
-func TestBrowser(t *testing.T) {
+// page is a headless Chromium showing a viewer.
+type page struct {
+	t       *testing.T
+	v       *web.Viewer
+	browser context.Context
+	ctx     context.Context
+	shot    string // the screenshot's name on failure
+}
+
+// openPage starts Chromium on the viewer's page; it closes with the test.
+func openPage(t *testing.T, v *web.Viewer, name string) *page {
+	t.Helper()
 	exe := chromium(t)
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	sim, v := start(t, diffusion10(t))
-	_ = sim
-
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
@@ -73,45 +83,102 @@ func TestBrowser(t *testing.T) {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 800),
 	)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	browserCtx, cancelBrowser := chromedp.NewContext(alloc)
-	defer cancelBrowser()
+	t.Cleanup(cancelBrowser)
 	// the first Run starts the browser; later actions get their own limits
 	if err := chromedp.Do(browserCtx, chromedp.Navigate(v.URL())); err != nil {
 		t.Fatalf("loading %s: %v", v.URL(), err)
 	}
-	ctx, cancel := context.WithTimeout(browserCtx, 90*time.Second)
-	defer cancel()
-	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			shot, _ := chromedp.Run(browserCtx, chromedp.CaptureScreenshot())
-			if len(shot) > 0 {
-				artifact(t, "web_viewer_failure.png", shot)
-			}
-			t.Fatalf("%s: %v", what, err)
-		}
+	ctx, cancel := context.WithTimeout(browserCtx, 120*time.Second)
+	t.Cleanup(cancel)
+	p := &page{t: t, v: v, browser: browserCtx, ctx: ctx, shot: name}
+	p.poll("the viewer is connected", `document.getElementById("conn").textContent === "connected" && !!argosViewer.state.F`)
+	return p
+}
+
+func (p *page) fail(format string, args ...any) {
+	p.t.Helper()
+	shot, _ := chromedp.Run(p.browser, chromedp.CaptureScreenshot())
+	if len(shot) > 0 {
+		artifact(p.t, p.shot+"_failure.png", shot)
 	}
-	eval := func(js string) float64 {
-		t.Helper()
-		f, err := chromedp.Run(ctx, chromedp.Evaluate[float64](js))
-		if err != nil {
-			t.Fatalf("%s: %v", js, err)
-		}
-		return f
+	p.t.Fatalf(format, args...)
+}
+
+func (p *page) run(what string, steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, steps...); err != nil {
+		p.fail("%s: %v", what, err)
 	}
-	poll := func(what, js string) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
-			t.Fatalf("waiting until %s (%s): %v", what, js, err)
-		}
+}
+
+func (p *page) eval(js string) float64 {
+	p.t.Helper()
+	f, err := chromedp.Run(p.ctx, chromedp.Evaluate[float64](js))
+	if err != nil {
+		p.fail("%s: %v", js, err)
 	}
+	return f
+}
+
+func (p *page) str(js string) string {
+	p.t.Helper()
+	s, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		p.fail("%s: %v", js, err)
+	}
+	return s
+}
+
+func (p *page) poll(what, js string) {
+	p.t.Helper()
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		p.fail("waiting until %s (%s): %v", what, js, err)
+	}
+}
+
+// at returns where a point of the arena is on the page.
+func (p *page) at(x, y float64) (float64, float64) {
+	p.t.Helper()
+	js := fmt.Sprintf("argosViewer.worldToPage(%g, %g)", x, y)
+	return p.eval(js + ".x"), p.eval(js + ".y")
+}
+
+func (p *page) screenshot(name string) image.Image {
+	p.t.Helper()
+	shot, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.fail("screenshot: %v", err)
+	}
+	artifact(p.t, name, shot)
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		p.fail("screenshot: %v", err)
+	}
+	return img
+}
+
+// text returns the text of the first element a CSS selector finds.
+func (p *page) text(sel string) string {
+	p.t.Helper()
+	s, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		p.fail("%s: %v", sel, err)
+	}
+	return s
+}
+
+// The viewer in a real browser: the robots are drawn, pause and step move
+// the run by exactly one tick, clicking a robot shows its proximity
+// readings, and dragging it moves it in the simulator.
+func TestBrowser(t *testing.T) {
+	_, v := start(t, diffusion10(t))
+	p := openPage(t, v, "web_viewer")
+	ctx, run, eval, poll := p.ctx, p.run, p.eval, p.poll
 	tick := func() int {
 		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#tick")))
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := p.text("#tick")
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil {
 			t.Fatalf("#tick shows %q", s)
@@ -125,7 +192,6 @@ func TestBrowser(t *testing.T) {
 
 	// the robots are drawn
 	poll("the ten robots are drawn", `window.argosViewer && argosViewer.robotsDrawn() === 10`)
-	poll("the viewer is connected", `document.getElementById("conn").textContent === "connected"`)
 
 	// play, pause, then one step is one tick
 	run("play", chromedp.Click(chromedp.CSS("#play")))
@@ -159,7 +225,7 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 	run("step", chromedp.Click(chromedp.CSS("#step")))
-	poll("fb3 is drawn at the wall", `argosViewer.state.frame && argosViewer.state.frame.tick === `+strconv.Itoa(before+2))
+	poll("fb3 is drawn at the wall", `argosViewer.state.F && argosViewer.state.F.tick === `+strconv.Itoa(before+2))
 
 	// click fb3: the panel shows its proximity readings, as the simulator
 	// has them

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -12,9 +13,9 @@ import (
 // Message slots: the newest message of each kind replaces an older one a
 // browser has not taken yet.
 const (
-	slotFrame = iota
-	slotOverlay
+	slotOverlay = iota
 	slotInspect
+	slotCheck
 	nSlots
 )
 
@@ -29,12 +30,20 @@ type client struct {
 	mu     sync.Mutex
 	queue  [][]byte // messages that must all arrive, in order (scene, errors)
 	slots  [nSlots][]byte
+	frame  *snapshot // the newest state not yet sent
 	ctx    context.Context
 	closed bool
+
+	// owned by the writing goroutine
+	enc frameEncoder
+	buf []byte
 
 	// owned by the loop goroutine
 	selected  string
 	rays, rab bool
+	keys      map[string]bool // held down
+
+	keyed atomic.Bool // the browser sent keys
 }
 
 func newClient(v *Viewer, conn *websocket.Conn) *client {
@@ -69,6 +78,18 @@ func (c *client) offer(slot int, msg []byte) {
 	c.wake()
 }
 
+// offerFrame puts the newest state, dropping the one not yet sent: the
+// next frame carries what changed since the last one the browser got.
+func (c *client) offerFrame(s *snapshot) {
+	c.mu.Lock()
+	if c.frame != nil {
+		c.v.dropped.Add(1)
+	}
+	c.frame = s
+	c.mu.Unlock()
+	c.wake()
+}
+
 func (c *client) wake() {
 	select {
 	case c.notify <- struct{}{}:
@@ -80,20 +101,23 @@ func (c *client) close() { c.cancel() }
 
 func (c *client) wait() { <-c.done }
 
-// take returns the pending messages: the queue first, then the slots.
-func (c *client) take(dst [][]byte) [][]byte {
+// take returns the pending messages: the queue, which ends before the
+// frame, and the slots, which come after it.
+func (c *client) take(queue, slots [][]byte) ([][]byte, *snapshot, [][]byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	dst = append(dst, c.queue...)
+	queue = append(queue, c.queue...)
 	clear(c.queue)
 	c.queue = c.queue[:0]
 	for i, m := range c.slots {
 		if m != nil {
-			dst = append(dst, m)
+			slots = append(slots, m)
 			c.slots[i] = nil
 		}
 	}
-	return dst
+	f := c.frame
+	c.frame = nil
+	return queue, f, slots
 }
 
 // run writes to the browser until it leaves or the viewer closes; a
@@ -109,7 +133,19 @@ func (c *client) run() {
 	}()
 	// the loop goroutine sends what a new browser needs
 	c.send(ctx, command{Cmd: "hello"})
-	var msgs [][]byte
+	var queue, slots [][]byte
+	write := func(typ websocket.MessageType, m []byte) bool {
+		wctx, cancel := context.WithTimeout(ctx, c.v.writeTimeout)
+		err := c.conn.Write(wctx, typ, m)
+		cancel()
+		if err != nil {
+			c.cancel()
+			return false
+		}
+		c.v.sent.Add(1)
+		c.v.sentBytes.Add(int64(len(m)))
+		return true
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -118,18 +154,29 @@ func (c *client) run() {
 			return
 		case <-c.notify:
 		}
-		msgs = c.take(msgs[:0])
-		for _, m := range msgs {
-			wctx, cancel := context.WithTimeout(ctx, c.v.writeTimeout)
-			err := c.conn.Write(wctx, websocket.MessageText, m)
-			cancel()
-			if err != nil {
-				c.cancel()
+		var frame *snapshot
+		queue, frame, slots = c.take(queue[:0], slots[:0])
+		ok := true
+		for _, m := range queue {
+			if ok = write(websocket.MessageText, m); !ok {
 				break
 			}
-			c.v.sent.Add(1)
 		}
-		clear(msgs)
+		if ok && frame != nil {
+			c.buf = c.enc.encode(c.buf[:0], frame)
+			if ok = write(websocket.MessageBinary, c.buf); ok {
+				c.v.frames.Add(1)
+				c.v.frameBytes.Add(int64(len(c.buf)))
+			}
+		}
+		for _, m := range slots {
+			if !ok {
+				break
+			}
+			ok = write(websocket.MessageText, m)
+		}
+		clear(queue)
+		clear(slots)
 	}
 }
 
@@ -141,8 +188,11 @@ func (c *client) read(ctx context.Context) {
 			return
 		}
 		var cmd command
-		if json.Unmarshal(data, &cmd) != nil || cmd.Cmd == "" || cmd.Cmd == "do" || cmd.Cmd == "hello" {
+		if json.Unmarshal(data, &cmd) != nil || cmd.Cmd == "" || cmd.Cmd == "do" || cmd.Cmd == "hello" || cmd.Cmd == "bye" {
 			continue
+		}
+		if cmd.Cmd == "key" {
+			c.keyed.Store(true)
 		}
 		if !c.send(ctx, cmd) {
 			return

@@ -3,18 +3,23 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"time"
+	"unicode/utf8"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/simulator"
+	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/space"
 )
 
 // Drive implements simulator.Driver: it runs the simulator as the
 // browsers ask (play, pause, step, reset, speed, move) until ctx is done.
 // It returns the error that stopped the run, if any (a controller that
-// panicked): the viewer keeps showing it until then.
+// panicked), which the viewer keeps showing until then, or else ctx's
+// error, as Simulator.Run does: a run ended by Ctrl-C says so.
 func (v *Viewer) Drive(ctx context.Context, sim *simulator.Simulator) error {
 	v.driving.Store(true)
 	defer v.driving.Store(false)
@@ -41,7 +46,7 @@ func (v *Viewer) Drive(ctx context.Context, sim *simulator.Simulator) error {
 					case c := <-v.cmds:
 						v.handle(sim, c)
 					case <-ctx.Done():
-						return ls.runErr
+						return v.stopped(ctx)
 					default:
 						more = false
 					}
@@ -60,7 +65,7 @@ func (v *Viewer) Drive(ctx context.Context, sim *simulator.Simulator) error {
 		}
 		select {
 		case <-ctx.Done():
-			return ls.runErr
+			return v.stopped(ctx)
 		case c := <-v.cmds:
 			v.handle(sim, c)
 		case <-wake:
@@ -72,6 +77,14 @@ func (v *Viewer) Drive(ctx context.Context, sim *simulator.Simulator) error {
 			}
 		}
 	}
+}
+
+// stopped is what Drive returns when ctx ends it.
+func (v *Viewer) stopped(ctx context.Context) error {
+	if v.loop.runErr != nil {
+		return v.loop.runErr
+	}
+	return ctx.Err()
 }
 
 func maxTime(a, b time.Time) time.Time {
@@ -125,7 +138,7 @@ func (v *Viewer) handle(sim *simulator.Simulator, c command) {
 	case "reset":
 		ls.playing = false
 		ls.runErr = nil
-		if err := sim.Reset(); err != nil {
+		if err := v.reset(sim); err != nil {
 			ls.runErr = err
 		}
 		ls.sig, ls.floor = sceneSig{}, nil // resend the scene with the floor as it is now
@@ -139,28 +152,71 @@ func (v *Viewer) handle(sim *simulator.Simulator, c command) {
 		if c.c != nil {
 			c.c.selected = c.ID
 		}
+		if c.ID == "" {
+			sim.SelectEntity("")
+		} else if _, ok := sim.Body(c.ID); ok {
+			sim.SelectEntity(c.ID)
+		}
+	case "key":
+		if !validKey(c.Key) {
+			c.reply(fmt.Sprintf("key %q: the viewer passes arrows and letters only", c.Key))
+			return
+		}
+		if c.c != nil {
+			if c.Down {
+				if c.c.keys == nil {
+					c.c.keys = map[string]bool{}
+				}
+				c.c.keys[c.Key] = true
+			} else {
+				delete(c.c.keys, c.Key)
+			}
+		}
+		sim.PressKey(simulator.Key(c.Key), c.Down)
+	case "bye":
+		// a browser left: release what it held
+		if c.c != nil {
+			for k := range c.c.keys {
+				sim.PressKey(simulator.Key(k), false)
+			}
+			c.c.keys = nil
+		}
+		return
 	case "overlay":
 		if c.c != nil {
 			c.c.rays, c.c.rab = c.Rays, c.RAB
 		}
+	case "check":
+		// where a drag would drop: answered, nothing changes
+		h, pos, yaw, err := v.target(sim, c)
+		if err == nil {
+			err = v.fits(sim, h, pos, yaw)
+		}
+		if c.c != nil {
+			m := map[string]any{"t": "check", "id": c.ID, "seq": c.Seq, "ok": err == nil}
+			if err != nil {
+				m["message"] = err.Error()
+			}
+			b, _ := json.Marshal(m)
+			c.c.offer(slotCheck, b)
+		}
+		return
 	case "move":
-		h, ok := sim.Body(c.ID)
-		if !ok {
-			c.reply(fmt.Sprintf("no entity %q to move", c.ID))
-			break
+		h, pos, yaw, err := v.target(sim, c)
+		if err == nil {
+			err = v.fits(sim, h, pos, yaw)
 		}
-		b := &sim.Space().Bodies[h]
-		yaw := b.Yaw
-		if c.Yaw != nil {
-			yaw = *c.Yaw
+		if err == nil {
+			if err = sim.MoveBody(h, pos, yaw); err != nil {
+				b := &sim.Space().Bodies[h]
+				err = fmt.Errorf("%s %q cannot go to %s: %v; it stays where it is", b.Type, b.ID, at(pos), err)
+			}
 		}
-		if math.IsNaN(c.X+c.Y+yaw) || math.IsInf(c.X+c.Y+yaw, 0) {
-			c.reply("move: the position must be finite")
-			break
-		}
-		if err := sim.MoveBody(h, ci.Vector3{X: c.X, Y: c.Y, Z: b.Z}, yaw); err != nil {
+		if err != nil {
 			c.reply(err.Error())
+			break
 		}
+		ls.moved[h] = true
 	default:
 		c.reply(fmt.Sprintf("unknown command %q", c.Cmd))
 		return
@@ -175,7 +231,7 @@ func (v *Viewer) drainReadOnly(sim *simulator.Simulator) {
 		select {
 		case c := <-v.cmds:
 			switch c.Cmd {
-			case "hello", "select", "overlay", "do":
+			case "hello", "select", "overlay", "do", "key", "bye", "check":
 				v.handle(sim, c)
 			default:
 				c.reply("this run is not driven by the viewer: it can only be watched")
@@ -193,4 +249,128 @@ func (c command) reply(msg string) {
 	}
 	b, _ := json.Marshal(map[string]string{"t": "error", "message": msg})
 	c.c.enqueue(b)
+}
+
+// validKey reports whether a browser's key may reach the user functions:
+// the arrows and single letters.
+func validKey(k string) bool {
+	switch simulator.Key(k) {
+	case simulator.KeyUp, simulator.KeyDown, simulator.KeyLeft, simulator.KeyRight:
+		return true
+	}
+	if utf8.RuneCountInString(k) != 1 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(k)
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+}
+
+// at formats a position for messages, to the millimetre.
+func at(p ci.Vector3) string { return fmt.Sprintf("(%.3f, %.3f) m", p.X, p.Y) }
+
+// target is the body a move or check names and the pose it asks for: the
+// body's own position or heading where the command leaves them out.
+func (v *Viewer) target(sim *simulator.Simulator, c command) (int, ci.Vector3, float64, error) {
+	h, ok := sim.Body(c.ID)
+	if !ok {
+		return -1, ci.Vector3{}, 0, fmt.Errorf("no entity %q to move", c.ID)
+	}
+	b := &sim.Space().Bodies[h]
+	pos := ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z}
+	yaw := b.Yaw
+	if c.X != nil {
+		pos.X = *c.X
+	}
+	if c.Y != nil {
+		pos.Y = *c.Y
+	}
+	if c.Yaw != nil {
+		yaw = ci.NormalizeAngle(*c.Yaw)
+	}
+	if !finite(pos.X, pos.Y, yaw) {
+		return -1, ci.Vector3{}, 0, fmt.Errorf("%s %q: the position and heading must be finite numbers", b.Type, b.ID)
+	}
+	if !b.Movable {
+		return -1, ci.Vector3{}, 0, fmt.Errorf("%s %q is static and cannot be moved; declare it movable=\"true\"", b.Type, b.ID)
+	}
+	return h, pos, yaw, nil
+}
+
+// overlapTolerance is how far a dropped body may reach into another: the
+// contacts of the physics engines leave bodies that touch a little inside
+// each other, and turning a robot in place against a wall must stay
+// possible.
+const overlapTolerance = 5e-4
+
+// fits refuses a pose where body h would lie outside the arena or
+// overlap another body, as ARGoS refuses such a move; the error says why.
+func (v *Viewer) fits(sim *simulator.Simulator, h int, pos ci.Vector3, yaw float64) error {
+	sp := sim.Space()
+	b := &sp.Bodies[h]
+	lo, hi := sp.Bounds()
+	if pos.X < lo.X || pos.X > hi.X || pos.Y < lo.Y || pos.Y > hi.Y {
+		return fmt.Errorf("%s %q cannot go to %s: outside the arena, which spans (%.3f, %.3f) to (%.3f, %.3f) m; it stays where it is",
+			b.Type, b.ID, at(pos), lo.X, lo.Y, hi.X, hi.Y)
+	}
+	moved := *b
+	moved.Pos, moved.Z = pos.XY(), pos.Z
+	moved.SetYaw(yaw)
+	held := heldBy(sim, h)
+	r := ci.Vector2{X: b.Radius, Y: b.Radius}
+	other := -1
+	sp.Near(moved.Pos.Sub(r), moved.Pos.Add(r), func(j int) bool {
+		o := &sp.Bodies[j]
+		if j == h || o.Removed || held[j] || o.Z >= moved.Top() || moved.Z >= o.Top() {
+			return true
+		}
+		if space.Gap(&moved, o) < -overlapTolerance {
+			other = j
+			return false
+		}
+		return true
+	})
+	if other >= 0 {
+		o := &sp.Bodies[other]
+		return fmt.Errorf("%s %q cannot go to %s: it would overlap %s %q; it stays where it is", b.Type, b.ID, at(pos), o.Type, o.ID)
+	}
+	return nil
+}
+
+// heldBy returns the bodies gripped by, or gripping, body h: a robot
+// turned with the object in its gripper does not collide with it.
+func heldBy(sim *simulator.Simulator, h int) map[int]bool {
+	var out map[int]bool
+	for _, e := range sim.Engines() {
+		g, ok := e.(physics.Gripping)
+		if !ok {
+			continue
+		}
+		if j := g.Gripped(h); j >= 0 {
+			if out == nil {
+				out = map[int]bool{}
+			}
+			out[j] = true
+		}
+	}
+	return out
+}
+
+// reset brings the run back to its start. Engines restore the bodies
+// they owned from the start; a body the viewer moved changed engine (or
+// was taken out and put back), so the viewer puts it back first.
+func (v *Viewer) reset(sim *simulator.Simulator) error {
+	ls := &v.loop
+	var errs []error
+	for h := range ls.moved {
+		st, ok := ls.start[h]
+		if !ok || h >= len(sim.Space().Bodies) || sim.Space().Bodies[h].Removed {
+			continue
+		}
+		if err := sim.MoveBody(h, st.pos, st.yaw); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	clear(ls.moved)
+	errs = append(errs, sim.Reset())
+	return errors.Join(errs...)
 }

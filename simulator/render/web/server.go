@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -148,11 +149,18 @@ func (v *Viewer) serveWS(w http.ResponseWriter, r *http.Request) {
 		c.enqueue(v.lastScene)
 	}
 	if v.lastFrame != nil {
-		c.offer(slotFrame, v.lastFrame)
+		c.offerFrame(v.lastFrame)
 	}
 	v.mu.Unlock()
 	c.run()
 	v.mu.Lock()
 	delete(v.clients, c)
 	v.mu.Unlock()
+	if c.keyed.Load() {
+		// release the keys the browser held (a closed tab sends no keyup)
+		select {
+		case v.cmds <- command{Cmd: "bye", c: c}:
+		case <-time.After(time.Second):
+		}
+	}
 }

@@ -1,10 +1,13 @@
 package web
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -18,12 +21,15 @@ import (
 type command struct {
 	Cmd   string   `json:"cmd"`
 	ID    string   `json:"id"`
-	X     float64  `json:"x"`
-	Y     float64  `json:"y"`
+	X     *float64 `json:"x"`   // nil keeps the position
+	Y     *float64 `json:"y"`   //
 	Yaw   *float64 `json:"yaw"` // radians; nil keeps the heading
 	Value float64  `json:"value"`
 	Rays  bool     `json:"rays"`
 	RAB   bool     `json:"rab"`
+	Key   string   `json:"key"`
+	Down  bool     `json:"down"`
+	Seq   int      `json:"seq"` // echoed in the answer to "check"
 
 	c    *client
 	fn   func(*simulator.Simulator)
@@ -48,20 +54,48 @@ type loopState struct {
 	floor       *jsonFloor // last sampled, nil for a white floor
 	floorAt     time.Time
 
-	bodies  []int          // body handles in scene order
-	movable []int          // handles of the movable bodies, in scene order
-	robots  []int          // robot indices in scene order
-	robotOf map[string]int // robot id -> robot index
-	prox    []ci.Proximity // per scene robot, nil without one
-	rab     []ci.RangeAndBearingSensor
-	buf     []byte
-	clients []*client
+	bodies     []int          // body handles in scene order
+	movable    []int          // handles of the movable bodies, in scene order
+	robots     []int          // robot indices in scene order
+	robotOf    map[string]int // robot id -> robot index
+	sceneRobot map[string]int // robot id -> index in the scene's robots
+	prox       []ci.Proximity // per scene robot, nil without one
+	rab        []ci.RangeAndBearingSensor
+	clients    []*client
+
+	quant       Quant
+	ledOff      []int32   // offsets of each scene robot's LEDs in snapshots
+	ledScratch  []uint32  // reused when the LEDs did not change
+	prev        *snapshot // the last snapshot published
+	canvas      simulator.Canvas
+	drawing     []byte // the user functions' last drawing, encoded
+	drawScratch []byte
+	drawSeq     uint64
+
+	// start poses of the movable bodies (the viewer's own record: a
+	// body the viewer moved goes back there on reset)
+	start map[int]startPose
+	moved map[int]bool
+}
+
+type startPose struct {
+	pos ci.Vector3
+	yaw float64
 }
 
 func (ls *loopState) init(sim *simulator.Simulator, opt Options) {
 	ls.playing = opt.Autoplay
 	ls.speed = opt.Speed
 	ls.minInterval = time.Second / time.Duration(opt.FPS)
+	ls.start, ls.moved = map[int]startPose{}, map[int]bool{}
+	if sim.Tick() == 0 {
+		sp := sim.Space()
+		for h := range sp.Bodies {
+			if b := &sp.Bodies[h]; b.Movable && !b.Removed {
+				ls.start[h] = startPose{ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z}, b.Yaw}
+			}
+		}
+	}
 	for _, c := range sim.Experiment().Controllers {
 		for _, d := range c.Sensors {
 			if on, _ := d.Node.BoolOr("show_rays", false); on {
@@ -116,7 +150,7 @@ func (v *Viewer) publish(sim *simulator.Simulator, force bool) {
 			c.enqueue(v.lastScene)
 		}
 	}
-	frame := v.buildFrame(sim)
+	frame := v.buildSnapshot(sim)
 	v.lastFrame = frame
 	ls.clients = ls.clients[:0]
 	for c := range v.clients {
@@ -127,7 +161,7 @@ func (v *Viewer) publish(sim *simulator.Simulator, force bool) {
 	var overlay []byte
 	inspected := map[string][]byte{}
 	for _, c := range ls.clients {
-		c.offer(slotFrame, frame)
+		c.offerFrame(frame)
 		if c.rays || c.rab {
 			if overlay == nil {
 				overlay = v.buildOverlay(sim)
@@ -181,19 +215,44 @@ type jsonFloor struct {
 	Data string `json:"data"` // base64 RGB, rows from the top (max y)
 }
 
+type jsonModel struct {
+	// LEDs: angle (radians from the front), radius and height of each
+	// LED, as the robot's LEDs are ordered
+	LEDs    [][3]float64 `json:"leds"`
+	Turret  bool         `json:"turret"`  // LEDs turn with the turret
+	Wheels  bool         `json:"wheels"`  // a wheeled robot
+	Gripper bool         `json:"gripper"` // has a gripper
+}
+
+type jsonCamera struct {
+	Index    int        `json:"index"`
+	Position [3]float64 `json:"position"`
+	LookAt   [3]float64 `json:"look_at"`
+	Up       [3]float64 `json:"up"`
+	FovY     float64    `json:"fovy"` // degrees
+}
+
 type jsonScene struct {
-	T           string      `json:"t"`
-	V           int         `json:"v"`
-	Experiment  string      `json:"experiment"`
-	Center      [3]float64  `json:"center"`
-	Size        [3]float64  `json:"size"`
-	TPS         float64     `json:"tps"`
-	MaxTicks    int         `json:"max_ticks"`
-	Bodies      []jsonBody  `json:"bodies"`
-	Robots      []jsonRobot `json:"robots"`
-	Lights      []jsonLight `json:"lights"`
-	Floor       *jsonFloor  `json:"floor"`
-	RaysDefault bool        `json:"rays_default"`
+	T           string               `json:"t"`
+	V           int                  `json:"v"`
+	Experiment  string               `json:"experiment"`
+	Title       string               `json:"title,omitempty"`
+	Quant       [5]float64           `json:"quant"` // x0, y0, w, h, zmax (frame.go)
+	Models      map[string]jsonModel `json:"models"`
+	Cameras     []jsonCamera         `json:"cameras"`
+	View        string               `json:"view"`        // the view to open: "top" or "3d"
+	UserDraw    bool                 `json:"user_draw"`   // the run has user functions
+	UserKeys    bool                 `json:"user_keys"`   // they take keys
+	UserSelect  bool                 `json:"user_select"` // they react to the selection
+	Center      [3]float64           `json:"center"`
+	Size        [3]float64           `json:"size"`
+	TPS         float64              `json:"tps"`
+	MaxTicks    int                  `json:"max_ticks"`
+	Bodies      []jsonBody           `json:"bodies"`
+	Robots      []jsonRobot          `json:"robots"`
+	Lights      []jsonLight          `json:"lights"`
+	Floor       *jsonFloor           `json:"floor"`
+	RaysDefault bool                 `json:"rays_default"`
 }
 
 func (v *Viewer) buildScene(sim *simulator.Simulator) []byte {
@@ -207,10 +266,28 @@ func (v *Viewer) buildScene(sim *simulator.Simulator) []byte {
 			ls.robotOf[sim.Robot(i).ID] = i
 		}
 	}
-	sc := jsonScene{T: "scene", V: ls.ver, Experiment: sim.Experiment().File,
+	sc := jsonScene{T: "scene", V: ls.ver, Experiment: sim.Experiment().File, Title: v.opt.Title,
 		Center: vec3(sp.Center), Size: vec3(sp.Size), TPS: 1 / sim.TickLength(), MaxTicks: sim.MaxTicks(),
-		RaysDefault: ls.raysDefault, Bodies: []jsonBody{}, Robots: []jsonRobot{}, Lights: []jsonLight{}}
+		RaysDefault: ls.raysDefault, Bodies: []jsonBody{}, Robots: []jsonRobot{}, Lights: []jsonLight{},
+		Models: map[string]jsonModel{}, Cameras: []jsonCamera{}, View: "top"}
+	lo, hi := sp.Bounds()
+	ls.quant = Quant{X0: lo.X, Y0: lo.Y, W: math.Max(hi.X-lo.X, 1e-3), H: math.Max(hi.Y-lo.Y, 1e-3),
+		ZMax: math.Max(math.Max(sp.Center.Z+sp.Size.Z/2, sp.Size.Z), 1e-3)}
+	sc.Quant = [5]float64{ls.quant.X0, ls.quant.Y0, ls.quant.W, ls.quant.H, ls.quant.ZMax}
+	for _, c := range v.opt.Cameras {
+		sc.Cameras = append(sc.Cameras, jsonCamera{Index: c.Index, Position: vec3(c.Position), LookAt: vec3(c.LookAt), Up: vec3(c.Up), FovY: c.FovY})
+	}
+	if v.opt.View3D {
+		sc.View = "3d"
+	}
+	if uf := sim.UserFunctions(); uf != nil {
+		sc.UserDraw = true
+		_, sc.UserKeys = uf.(simulator.KeyHandler)
+		_, sc.UserSelect = uf.(simulator.EntitySelector)
+	}
 	ls.bodies, ls.movable, ls.robots, ls.prox, ls.rab = ls.bodies[:0], ls.movable[:0], ls.robots[:0], ls.prox[:0], ls.rab[:0]
+	ls.sceneRobot = map[string]int{}
+	ls.ledOff = []int32{0}
 	for h := range sp.Bodies {
 		b := &sp.Bodies[h]
 		if b.Removed {
@@ -229,9 +306,18 @@ func (v *Viewer) buildScene(sim *simulator.Simulator) []byte {
 			jb.Robot = len(ls.robots)
 			rb := sim.Robot(ri)
 			jr := jsonRobot{ID: rb.ID, Type: b.Type, Body: len(ls.bodies)}
-			if rb.Model != nil {
-				jr.Range = rb.Model.Proximity.Range
+			if m := rb.Model; m != nil {
+				jr.Range = m.Proximity.Range
+				if _, ok := sc.Models[m.Type]; !ok {
+					jm := jsonModel{LEDs: [][3]float64{}, Turret: m.LEDsOnTurret, Wheels: m.WheelRadius > 0, Gripper: m.Gripper != nil}
+					for _, l := range m.LEDMounts {
+						jm.LEDs = append(jm.LEDs, [3]float64{l.Angle, l.Radius, l.Height})
+					}
+					sc.Models[m.Type] = jm
+				}
 			}
+			ls.sceneRobot[rb.ID] = len(ls.robots)
+			ls.ledOff = append(ls.ledOff, ls.ledOff[len(ls.ledOff)-1]+int32(len(rb.LEDs)))
 			var prox ci.Proximity
 			var rab ci.RangeAndBearingSensor
 			for _, d := range sim.RobotDevices(ri) {
@@ -304,96 +390,110 @@ func appendFloat(b []byte, f float64, prec int) []byte {
 	return b
 }
 
-// buildFrame encodes the moving state: every movable body's pose, every
-// robot's LEDs, the laser spots, and the run's status.
-func (v *Viewer) buildFrame(sim *simulator.Simulator) []byte {
+// buildSnapshot takes the moving state: every movable body's pose, every
+// robot's LEDs, the laser spots, the lit LEDs of objects, the user
+// functions' drawing and the run's status.
+func (v *Viewer) buildSnapshot(sim *simulator.Simulator) *snapshot {
 	ls := &v.loop
 	sp := sim.Space()
-	b := append(ls.buf[:0], `{"t":"frame","v":`...)
-	b = strconv.AppendInt(b, int64(ls.ver), 10)
-	b = append(b, `,"tick":`...)
-	b = strconv.AppendInt(b, int64(sim.Tick()), 10)
-	b = append(b, `,"time":`...)
-	b = appendFloat(b, float64(sim.Tick())*sim.TickLength(), 3)
-	b = append(b, `,"playing":`...)
-	b = strconv.AppendBool(b, ls.playing)
-	b = append(b, `,"speed":`...)
-	b = appendFloat(b, ls.speed, 3)
-	b = append(b, `,"finished":`...)
-	b = strconv.AppendBool(b, sim.Finished())
-	b = append(b, `,"driven":`...)
-	b = strconv.AppendBool(b, v.driving.Load())
-	msg := ls.notice
+	q := ls.quant
+	s := &snapshot{ver: ls.ver, tick: sim.Tick(), speed: float32(ls.speed), message: ls.notice, ledOff: ls.ledOff}
 	if ls.runErr != nil {
-		msg = ls.runErr.Error()
+		s.message = ls.runErr.Error()
 	}
-	m, _ := json.Marshal(msg)
-	b = append(b, `,"message":`...)
-	b = append(b, m...)
-	b = append(b, `,"p":[`...)
+	if ls.playing {
+		s.flags |= flagPlaying
+	}
+	if sim.Finished() {
+		s.flags |= flagFinished
+	}
+	if v.driving.Load() {
+		s.flags |= flagDriven
+	}
+	n := len(ls.movable)
+	s.xy, s.yaw, s.z = make([]uint16, 2*n), make([]uint16, n), make([]uint16, n)
 	for k, h := range ls.movable {
-		bd := &sp.Bodies[h]
-		if k > 0 {
-			b = append(b, ',')
-		}
-		b = appendFloat(b, bd.Pos.X, 4)
-		b = append(b, ',')
-		b = appendFloat(b, bd.Pos.Y, 4)
-		b = append(b, ',')
-		b = appendFloat(b, bd.Z, 4)
-		b = append(b, ',')
-		b = appendFloat(b, bd.Yaw, 4)
+		b := &sp.Bodies[h]
+		s.xy[2*k], s.xy[2*k+1] = q.X(b.Pos.X), q.Y(b.Pos.Y)
+		s.yaw[k] = q.Yaw(b.Yaw)
+		s.z[k] = q.Z(b.Z)
 	}
-	b = append(b, `],"l":[`...)
-	for k, ri := range ls.robots {
-		leds := sim.Robot(ri).LEDs
-		if k > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(len(leds)), 10)
-		for _, c := range leds {
-			b = append(b, ',')
-			b = strconv.AppendInt(b, int64(c.R)<<16|int64(c.G)<<8|int64(c.B), 10)
+	// the LEDs: the previous snapshot's slice when none changed
+	leds := ls.ledScratch[:0]
+	for _, ri := range ls.robots {
+		for _, c := range sim.Robot(ri).LEDs {
+			leds = append(leds, rgb24(c))
 		}
 	}
-	b = append(b, `],"s":[`...)
-	for k, s := range sim.World().Spots {
-		if k > 0 {
-			b = append(b, ',')
-		}
-		for _, f := range [...]float64{s.Pos.X, s.Pos.Y, s.Pos.Z, s.Radius} {
-			b = appendFloat(b, f, 4)
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(s.Color.R)<<16|int64(s.Color.G)<<8|int64(s.Color.B), 10)
+	if ls.prev != nil && ls.prev.ver == s.ver && slices.Equal(ls.prev.leds, leds) {
+		s.leds = ls.prev.leds
+		ls.ledScratch = leds
+	} else {
+		s.leds = leds
+		ls.ledScratch = nil
 	}
-	// the lit LEDs of boxes and cylinders: x, y, z, colour each
-	b = append(b, `],"o":[`...)
-	first := true
+	if len(s.leds) != int(ls.ledOff[len(ls.ledOff)-1]) {
+		// a robot's LED count changed under the viewer: a new scene fixes it
+		ls.sig = sceneSig{}
+		s.leds = make([]uint32, ls.ledOff[len(ls.ledOff)-1])
+	}
+	// laser spots and the lit LEDs of boxes and cylinders
+	b := binary.LittleEndian.AppendUint16(nil, 0)
+	ns := 0
+	for _, sp := range sim.World().Spots {
+		if ns == 65535 || !finite(sp.Pos.X, sp.Pos.Y, sp.Pos.Z, sp.Radius) {
+			continue
+		}
+		ns++
+		b = appendF32(b, sp.Pos.X)
+		b = appendF32(b, sp.Pos.Y)
+		b = appendF32(b, sp.Pos.Z)
+		b = appendF32(b, sp.Radius)
+		b = append(b, sp.Color.R, sp.Color.G, sp.Color.B)
+	}
+	binary.LittleEndian.PutUint16(b, uint16(ns))
+	s.spots = b
+	b = binary.LittleEndian.AppendUint16(nil, 0)
+	no := 0
 	for _, o := range sim.World().ObjectLEDs {
 		bd := &sp.Bodies[o.Body]
 		if bd.Removed {
 			continue
 		}
 		for k, l := range o.LEDs {
-			if l.Color == ci.Black || l.Color.A == 0 {
+			if l.Color == ci.Black || l.Color.A == 0 || no == 65535 {
 				continue
 			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
 			p := o.Position(bd, k)
-			for _, f := range [...]float64{p.X, p.Y, p.Z} {
-				b = appendFloat(b, f, 4)
-				b = append(b, ',')
+			if !finite(p.X, p.Y, p.Z) {
+				continue
 			}
-			b = strconv.AppendInt(b, int64(l.Color.R)<<16|int64(l.Color.G)<<8|int64(l.Color.B), 10)
+			no++
+			b = appendF32(b, p.X)
+			b = appendF32(b, p.Y)
+			b = appendF32(b, p.Z)
+			b = append(b, l.Color.R, l.Color.G, l.Color.B)
 		}
 	}
-	b = append(b, "]}"...)
-	ls.buf = b
-	return append([]byte(nil), b...)
+	binary.LittleEndian.PutUint16(b, uint16(no))
+	s.objLEDs = b
+	// the user functions' drawing, sent again only when it changed
+	if sim.DrawUser(&ls.canvas) {
+		d := encodeDrawing(ls.drawScratch[:0], ls.canvas.Items(), func(id string) (int, bool) {
+			k, ok := ls.sceneRobot[id]
+			return k, ok
+		})
+		if ls.drawing != nil && bytes.Equal(d, ls.drawing) {
+			ls.drawScratch = d
+		} else {
+			ls.drawSeq++
+			ls.drawing = d
+			ls.drawScratch = nil
+		}
+		s.drawing, s.drawSeq = ls.drawing, ls.drawSeq
+	}
+	ls.prev = s
+	return s
 }
 
 // buildOverlay encodes the proximity readings (robot, count, then angle
@@ -460,8 +560,8 @@ type jsonInspect struct {
 	Controller string       `json:"controller,omitempty"`
 	Label      string       `json:"label,omitempty"`
 	Tick       int          `json:"tick"`
-	Pose       [4]float64   `json:"pose"` // x, y, z (m), yaw (degrees)
-	Wheels     [2]float64   `json:"wheels_m_s"`
+	Pose       [4]float64   `json:"pose"`                 // x, y, z (m), yaw (degrees)
+	Wheels     *[2]float64  `json:"wheels_m_s,omitempty"` // wheeled robots only
 	LEDs       []string     `json:"leds"`
 	Devices    []jsonDevice `json:"devices"`
 }
@@ -478,7 +578,13 @@ func (v *Viewer) buildInspect(sim *simulator.Simulator, id string) []byte {
 		out.Type = b.Type
 		out.Controller, out.Label, _ = sim.RobotController(ri)
 		out.Pose = [4]float64{b.Pos.X, b.Pos.Y, b.Z, ci.Degrees(b.Yaw)}
-		out.Wheels = rb.Wheels
+		if rb.Model != nil && rb.Model.WheelRadius > 0 {
+			w := rb.Wheels
+			if math.IsNaN(w[0] + w[1]) {
+				w = [2]float64{}
+			}
+			out.Wheels = &w
+		}
 		for _, c := range rb.LEDs {
 			out.LEDs = append(out.LEDs, devices.HexColor(c))
 		}
@@ -498,8 +604,8 @@ func (v *Viewer) buildInspect(sim *simulator.Simulator, id string) []byte {
 			}
 			out.Devices = append(out.Devices, jd)
 		}
-		if math.IsNaN(out.Pose[0] + out.Pose[1] + out.Pose[2] + out.Pose[3] + out.Wheels[0] + out.Wheels[1]) {
-			out.Pose, out.Wheels = [4]float64{}, [2]float64{}
+		if math.IsNaN(out.Pose[0] + out.Pose[1] + out.Pose[2] + out.Pose[3]) {
+			out.Pose = [4]float64{}
 		}
 	}
 	b, _ := json.Marshal(out)

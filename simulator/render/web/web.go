@@ -18,8 +18,10 @@ import (
 func init() {
 	simulator.Visualizations.MustRegister("web",
 		"Web viewer: serves a page on http://127.0.0.1:PORT that shows the arena from above and in 3D, plays, pauses, steps, resets, "+
-			"inspects robots and moves them. Attributes: port (default 8080, 0 for any free port), address (default 127.0.0.1; "+
-			"another interface only when named explicitly), fps (default 30), autoplay (default false), speed (1 real time, 0 fastest; default 1).",
+			"inspects, moves and turns robots, shows what user functions draw and passes them the selection and keys. "+
+			"Attributes: port (default 8080, 0 for any free port), address (default 127.0.0.1; "+
+			"another interface only when named explicitly), fps (default 30), autoplay (default false), speed (1 real time, 0 fastest; default 1). "+
+			"Children: <camera><placements><placement index position look_at up lens_focal_length/></placements></camera> as in qt-opengl, <user_functions label>.",
 		simulator.VisualizationType{Interactive: true, New: newFromXML})
 }
 
@@ -37,6 +39,13 @@ type Options struct {
 	// Speed is the run's speed relative to real time (1); 0 runs as fast
 	// as possible.
 	Speed float64
+	// Cameras are presets of the 3D view the page offers besides its
+	// own (<qt-opengl><camera>).
+	Cameras []Camera
+	// View3D opens the page in the 3D view, from the first camera.
+	View3D bool
+	// Title names the run in the page's header.
+	Title string
 }
 
 // Viewer is the web viewer of one simulator. It implements
@@ -59,11 +68,14 @@ type Viewer struct {
 	clients   map[*client]struct{}
 	closed    bool
 	lastScene []byte // for browsers that connect later
-	lastFrame []byte
+	lastFrame *snapshot
 
-	driving atomic.Bool
-	dropped atomic.Int64 // frames replaced before a browser took them
-	sent    atomic.Int64
+	driving    atomic.Bool
+	dropped    atomic.Int64 // frames replaced before a browser took them
+	sent       atomic.Int64 // messages sent
+	sentBytes  atomic.Int64
+	frames     atomic.Int64 // frames sent
+	frameBytes atomic.Int64
 
 	// owned by the loop goroutine
 	loop loopState
@@ -73,26 +85,53 @@ func newFromXML(n *config.Node, sim *simulator.Simulator) (simulator.Visualizati
 	if err := n.CheckAttrs("port", "address", "fps", "autoplay", "speed"); err != nil {
 		return nil, err
 	}
+	opt, err := options(n)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range n.Children {
+		switch c.Name {
+		case "user_functions": // bound by the simulator
+		case "camera":
+			cams, err := cameras(c, sim)
+			if err != nil {
+				return nil, err
+			}
+			opt.Cameras = append(opt.Cameras, cams...)
+		default:
+			return nil, c.Errorf("web: <web> has no <%s>; it may hold <camera> and <user_functions>", c.Name)
+		}
+	}
+	return start(n, sim, opt, "web")
+}
+
+// options reads the attributes <web> and <qt-opengl> share.
+func options(n *config.Node) (Options, error) {
 	var opt Options
 	var err error
 	if opt.Port, err = n.IntOr("port", 8080); err != nil {
-		return nil, err
+		return opt, err
 	}
 	opt.Address = n.StringOr("address", "")
 	if opt.FPS, err = n.IntOr("fps", 30); err != nil {
-		return nil, err
+		return opt, err
 	}
 	if opt.Autoplay, err = n.BoolOr("autoplay", false); err != nil {
-		return nil, err
+		return opt, err
 	}
 	if opt.Speed, err = n.FloatOr("speed", 1); err != nil {
-		return nil, err
+		return opt, err
 	}
+	return opt, nil
+}
+
+// start opens the viewer of an experiment's element and logs its address.
+func start(n *config.Node, sim *simulator.Simulator, opt Options, tag string) (*Viewer, error) {
 	v, err := New(sim, opt)
 	if err != nil {
 		return nil, n.Errorf("%v", err)
 	}
-	sim.Logger().Infof("web viewer: open %s in a browser", v.URL())
+	sim.Logger().Infof("web viewer (<%s>): open %s in a browser", tag, v.URL())
 	return v, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -50,9 +51,13 @@ func diffusion10(t testing.TB, attrs ...config.Attr) *config.Experiment {
 
 // start builds the simulator and runs it through its viewer until the
 // test ends.
-func start(t testing.TB, exp *config.Experiment) (*simulator.Simulator, *web.Viewer) {
+func start(t testing.TB, exp *config.Experiment, opts ...simulator.Options) (*simulator.Simulator, *web.Viewer) {
 	t.Helper()
-	sim, err := simulator.New(exp, simulator.Options{})
+	var opt simulator.Options
+	if len(opts) > 0 {
+		opt = opts[0]
+	}
+	sim, err := simulator.New(exp, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +67,7 @@ func start(t testing.TB, exp *config.Experiment) (*simulator.Simulator, *web.Vie
 	go func() { done <- sim.Execute(ctx) }()
 	t.Cleanup(func() {
 		cancel()
-		if err := <-done; err != nil {
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
 			t.Errorf("Execute: %v", err)
 		}
 		if err := sim.Close(); err != nil {
@@ -108,27 +113,27 @@ func dial(t testing.TB, v *web.Viewer) *browser {
 	b := &browser{t: t, conn: conn, msgs: make(chan map[string]any, 4096)}
 	go func() {
 		defer close(b.msgs)
+		var st web.FrameState
 		for {
-			_, data, err := conn.Read(context.Background())
+			typ, data, err := conn.Read(context.Background())
 			if err != nil {
 				return
 			}
 			var m map[string]any
-			if strings.HasPrefix(string(data[:min(len(data), 20)]), `{"t":"frame"`) {
-				// frames: only the status, not the poses
-				var f struct {
-					T        string  `json:"t"`
-					Tick     float64 `json:"tick"`
-					Playing  bool    `json:"playing"`
-					Finished bool    `json:"finished"`
-					Driven   bool    `json:"driven"`
+			if typ == websocket.MessageBinary {
+				// a frame: what the page would hold after it
+				if err := st.Apply(data); err != nil {
+					m = map[string]any{"t": "bad frame", "error": err.Error()}
+				} else {
+					cp := st
+					m = map[string]any{"t": "frame", "tick": float64(st.Tick), "playing": st.Playing, "finished": st.Finished,
+						"driven": st.Driven, "message": st.Message, "bytes": len(data), "state": &cp}
 				}
-				if json.Unmarshal(data, &f) != nil {
-					continue
-				}
-				m = map[string]any{"t": f.T, "tick": f.Tick, "playing": f.Playing, "finished": f.Finished, "driven": f.Driven}
 			} else if json.Unmarshal(data, &m) != nil {
 				continue
+			}
+			if m["t"] == "scene" {
+				st = web.FrameState{} // the next frame is a full one
 			}
 			b.msgs <- m
 		}
@@ -154,6 +159,9 @@ func (b *browser) wait(what string, ok func(m map[string]any) bool) map[string]a
 		case m, open := <-b.msgs:
 			if !open {
 				b.t.Fatalf("connection closed while waiting for %s", what)
+			}
+			if m["t"] == "bad frame" {
+				b.t.Fatalf("waiting for %s: %v", what, m["error"])
 			}
 			if ok(m) {
 				return m
@@ -216,12 +224,12 @@ func TestProtocol(t *testing.T) {
 		t.Fatalf("inspect shows %d proximity values, want 24: %v", len(prox), in)
 	}
 	// move a robot, then a static wall (refused with a message)
-	a.send(map[string]any{"cmd": "move", "id": "fb3", "x": 1.25, "y": -1.5})
+	a.send(map[string]any{"cmd": "move", "id": "fb3", "x": 1.25, "y": -1.3})
 	a.wait("frame after the move", isFrame)
 	do(t, v, func(s *simulator.Simulator) {
 		h, _ := s.Body("fb3")
 		p := s.Space().Bodies[h].Pos
-		if math.Abs(p.X-1.25) > 1e-9 || math.Abs(p.Y+1.5) > 1e-9 {
+		if math.Abs(p.X-1.25) > 1e-9 || math.Abs(p.Y+1.3) > 1e-9 {
 			t.Errorf("fb3 is at %v after the move", p)
 		}
 	})
@@ -386,30 +394,26 @@ func TestObjectLEDsInFrames(t *testing.T) {
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(1 << 24)
+	var st web.FrameState
 	for {
-		_, data, err := conn.Read(ctx)
+		typ, data, err := conn.Read(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var m struct {
-			T string    `json:"t"`
-			O []float64 `json:"o"`
-		}
-		if err := json.Unmarshal(data, &m); err != nil {
-			t.Fatal(err)
-		}
-		if m.T != "frame" {
+		if typ != websocket.MessageBinary {
 			continue
 		}
-		// the box is turned by 90 degrees: its LED, 0.1 m ahead, is at (-1, 0.1)
-		want := []float64{-1, 0.1, 0.2, 0xff0000}
-		if len(m.O) != len(want) {
-			t.Fatalf("object LEDs %v, want %v", m.O, want)
+		if err := st.Apply(data); err != nil {
+			t.Fatal(err)
 		}
-		for i := range want {
-			if math.Abs(m.O[i]-want[i]) > 1e-3 {
-				t.Fatalf("object LEDs %v, want %v", m.O, want)
-			}
+		// the box is turned by 90 degrees: its LED, 0.1 m ahead, is at (-1, 0.1)
+		want := web.ObjectLED{Pos: ci.Vector3{X: -1, Y: 0.1, Z: 0.2}, Color: 0xff0000}
+		if len(st.ObjectLEDs) != 1 {
+			t.Fatalf("object LEDs %v, want %v", st.ObjectLEDs, want)
+		}
+		got := st.ObjectLEDs[0]
+		if got.Pos.Sub(want.Pos).Length() > 1e-3 || got.Color != want.Color {
+			t.Fatalf("object LEDs %v, want %v", st.ObjectLEDs, want)
 		}
 		return
 	}
