@@ -116,8 +116,9 @@ type AsebaVar struct {
 	Node     uint16
 	NodeName string
 	Name     string
-	// Address is the variable's index in the node's memory, Size its
-	// length in 16-bit words.
+	// Address is the variable's index in the node's memory, used when
+	// the node gives no description (the drivers find the variable by
+	// Name otherwise); Size is its length in 16-bit words.
 	Address uint16
 	Size    int
 	// Unit is what one raw unit is worth in the device's ci unit.

@@ -27,9 +27,11 @@
 // No public register map of the marXbot's (foot-bot's) and eye-bot's
 // dsPIC modules exists, so the project defines one (docs/robots.md). Each
 // device reads or writes Aseba variables of one node; a variable is
-// named as in the node's description and addressed by its index in the
-// node's variable memory (Address), Size 16-bit words long. Raw values are
-// int16; Unit is what one raw unit is worth in the ci unit of the device.
+// named as in the node's description, where the drivers look its
+// address up; Address, its index in the node's variable memory, is used
+// for a node that gives no description. It is Size 16-bit words long.
+// Raw values are int16; Unit is what one raw unit is worth in the ci unit
+// of the device.
 //
 // foot-bot:
 //
