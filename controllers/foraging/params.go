@@ -136,7 +136,7 @@ func (r *reader) angleRange(p ci.Params, attr string) (lo, hi float64) {
 	if r.err != nil {
 		return 0, 0
 	}
-	v := p.Attrs[attr]
+	v, _ := p.Lookup(attr)
 	a, b, ok := strings.Cut(v, ":")
 	x, errA := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	y, errB := strconv.ParseFloat(strings.TrimSpace(b), 64)

@@ -54,7 +54,7 @@ func (r *params) float(attr string, def, lo, hi float64) float64 {
 }
 
 func (r *params) color(attr string, def ci.Color) ci.Color {
-	s, ok := r.p.Attrs[attr]
+	s, ok := r.p.Lookup(attr)
 	if !ok {
 		return def
 	}
@@ -69,7 +69,7 @@ func (r *params) color(attr string, def ci.Color) ci.Color {
 // colors reads a list of colours separated by semicolons
 // ("yellow;cyan", "255,255,0;0,255,255").
 func (r *params) colors(attr string, def []ci.Color) []ci.Color {
-	s, ok := r.p.Attrs[attr]
+	s, ok := r.p.Lookup(attr)
 	if !ok {
 		return def
 	}
@@ -94,7 +94,7 @@ func (r *params) colors(attr string, def []ci.Color) []ci.Color {
 
 // floats reads n numbers separated by commas.
 func (r *params) floats(attr string, def []float64) []float64 {
-	s, ok := r.p.Attrs[attr]
+	s, ok := r.p.Lookup(attr)
 	if !ok {
 		return def
 	}

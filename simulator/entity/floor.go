@@ -6,6 +6,7 @@ import (
 	_ "image/gif" // floor images: PNG, JPEG or GIF
 	_ "image/jpeg"
 	_ "image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -32,8 +33,12 @@ func parseFloor(n *config.Node) (*Spec, error) {
 		return nil, err
 	}
 	s.Embodied, s.Posed = false, true
-	if _, err := n.FloatOr("pixels_per_meter", 0); err != nil {
+	ppm, err := n.FloatOr("pixels_per_meter", 0)
+	if err != nil {
 		return nil, err
+	}
+	if ppm < 0 {
+		return nil, n.AttrErrorf("pixels_per_meter", "the resolution must be positive; write how many pixels loop functions sample per metre, like 50")
 	}
 	src, err := n.String("source")
 	if err != nil {
@@ -41,7 +46,14 @@ func parseFloor(n *config.Node) (*Spec, error) {
 	}
 	switch src {
 	case "loop_functions":
-		s.Setup = func(*World) error { return nil }
+		s.Setup = func(w *World) error {
+			lo, hi := w.Space.Bounds()
+			if px := (hi.X - lo.X) * ppm * (hi.Y - lo.Y) * ppm; px > MaxFloorPixels {
+				return n.AttrErrorf("pixels_per_meter", "sampling the %g m x %g m arena at this resolution takes %.3g pixels, more than the %d a floor may have; lower pixels_per_meter to at most %.4g",
+					hi.X-lo.X, hi.Y-lo.Y, px, MaxFloorPixels, math.Floor(math.Sqrt(MaxFloorPixels/((hi.X-lo.X)*(hi.Y-lo.Y)))))
+			}
+			return nil
+		}
 	case "image":
 		path, err := n.String("path")
 		if err != nil {
@@ -62,20 +74,52 @@ func parseFloor(n *config.Node) (*Spec, error) {
 	return s, nil
 }
 
+// Limits on floor images, so that a broken or hostile file cannot exhaust
+// memory: the image's header is read first, and an image of more pixels
+// is refused before it is decoded.
+const (
+	// MaxFloorPixels is the most pixels a floor may have: an image, or
+	// the grid loop functions sample at pixels_per_meter (16 megapixels,
+	// 4096 x 4096).
+	MaxFloorPixels = 1 << 24
+	// MaxFloorFileSize is the largest floor image file, in bytes (128 MiB).
+	MaxFloorFileSize = 128 << 20
+)
+
 // loadImage reads an image file, relative to the working directory or,
-// failing that, to the directory of the experiment file.
+// failing that, to the directory of the experiment file. Only a regular
+// file of at most MaxFloorFileSize bytes holding at most MaxFloorPixels
+// pixels is decoded.
 func loadImage(path, experiment string) (image.Image, error) {
-	f, err := os.Open(path)
+	st, err := os.Stat(path)
 	if err != nil && !filepath.IsAbs(path) && experiment != "" {
-		if g, err2 := os.Open(filepath.Join(filepath.Dir(experiment), path)); err2 == nil {
-			f, err = g, nil
+		if st2, err2 := os.Stat(filepath.Join(filepath.Dir(experiment), path)); err2 == nil {
+			path, st, err = filepath.Join(filepath.Dir(experiment), path), st2, nil
 		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("entity: cannot open the floor image (looked in the working directory and next to the .argos file): %w", err)
 	}
+	if err := config.CheckRegular(path, st, MaxFloorFileSize, "floor image", "a PNG, JPEG or GIF file"); err != nil {
+		return nil, fmt.Errorf("entity: %w", err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("entity: cannot open the floor image: %w", err)
+	}
 	defer f.Close()
-	img, _, err := image.Decode(f)
+	cfg, _, err := image.DecodeConfig(io.LimitReader(f, MaxFloorFileSize))
+	if err != nil {
+		return nil, fmt.Errorf("entity: cannot decode the floor image %q; use a PNG, JPEG or GIF: %w", path, err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > MaxFloorPixels/cfg.Height {
+		return nil, fmt.Errorf("entity: the floor image %q is %d x %d pixels; a floor may have at most %d pixels (4096 x 4096): scale it down",
+			path, cfg.Width, cfg.Height, MaxFloorPixels)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("entity: cannot read the floor image %q: %w", path, err)
+	}
+	img, _, err := image.Decode(io.LimitReader(f, MaxFloorFileSize))
 	if err != nil {
 		return nil, fmt.Errorf("entity: cannot decode the floor image %q; use a PNG, JPEG or GIF: %w", path, err)
 	}
@@ -121,6 +165,8 @@ func ImageFloor(img image.Image, lo, hi ci.Vector2) func(ci.Vector2) ci.Color {
 // pixelsPerMetre over [lo, hi] and returns a floor that looks the colour
 // up, as ARGoS does with a floor whose source is "loop_functions". A
 // sampled floor costs a table look-up per ground sensor whatever fn costs.
+// The grid takes 4 bytes per pixel: keep it within MaxFloorPixels, which
+// the <floor> element's pixels_per_meter is checked against.
 func SampleFloor(fn func(ci.Vector2) ci.Color, lo, hi ci.Vector2, pixelsPerMetre float64) func(ci.Vector2) ci.Color {
 	if pixelsPerMetre <= 0 {
 		pixelsPerMetre = 50
