@@ -69,7 +69,10 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("config: cannot read experiment file %q; check that it is a readable file: %w", clip(path, maxArg), err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	var buf bytes.Buffer
+	buf.Grow(int(st.Size()) + bytes.MinRead) // one allocation, room to see the end
+	_, err = buf.ReadFrom(io.LimitReader(f, MaxFileSize+1))
+	data := buf.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("config: cannot read experiment file %q: %w", clip(path, maxArg), err)
 	}
