@@ -40,9 +40,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -104,7 +107,7 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 	var (
 		file, query, logFile, logLevel string
 		headless                       bool
-		seed                           uint64
+		seed                           seedFlag
 		threads                        int
 		length                         float64
 	)
@@ -114,7 +117,7 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 	fs.BoolVar(&headless, "no-visualization", false, "same as -z")
 	fs.StringVar(&query, "q", "", "describe the registered thing `NAME`, or all of them")
 	fs.StringVar(&query, "query", "", "same as -q")
-	fs.Uint64Var(&seed, "seed", 0, "random seed (overrides <experiment random_seed>)")
+	fs.Var(&seed, "seed", "random seed (overrides <experiment random_seed>)")
 	fs.IntVar(&threads, "threads", -1, "worker goroutines (overrides <system threads>)")
 	fs.Float64Var(&length, "length", 0, "simulated `seconds` to run, 0 for no limit (overrides <experiment length>)")
 	fs.StringVar(&logFile, "l", "", "write the log to `file`")
@@ -126,7 +129,7 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "usage: argos -c FILE.argos [-z] [--seed N] [--threads N] [--length S] [--viz web] [--out DIR] [--frames DIR] [--video FILE.mp4]\n       argos -q NAME|all\n       argos plot RUN_DIR\n       argos bench [flags]\n       argos new project|controller|behavior|loop-functions ...\n       argos emulate -c FILE -robot ID -b BOARD\n       argos robot build|deploy|check --model MODEL\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, stderr); err != nil {
 		return exitOf(err)
 	}
 	if fs.NArg() > 0 {
@@ -170,13 +173,18 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if set["seed"] {
-		opt.Seed = &seed
+		v := uint64(seed)
+		opt.Seed = &v
 	}
 	if set["threads"] {
+		if threads < 0 || threads > config.MaxThreads {
+			fmt.Fprintf(stderr, "argos: --threads %d: give 0 (everything on one goroutine) to %d\n", threads, config.MaxThreads)
+			return 1
+		}
 		opt.Threads = &threads
 	}
 	if set["length"] {
-		if length < 0 {
+		if length < 0 || math.IsNaN(length) || math.IsInf(length, 0) {
 			fmt.Fprintf(stderr, "argos: --length %g: give simulated seconds, or 0 for no limit\n", length)
 			return 1
 		}
@@ -195,6 +203,38 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 	return 0
 }
 
+// parseFlags parses args into fs. A mistake is answered with one line
+// (the flag package would add the whole usage); -h prints the usage.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	usage := fs.Usage
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	fs.Usage = usage
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v; run %s -h for the flags\n", fs.Name(), err, fs.Name())
+	}
+	return err
+}
+
+// seedFlag is --seed: a random seed, 0 to 2^64-1.
+type seedFlag uint64
+
+func (s *seedFlag) String() string { return strconv.FormatUint(uint64(*s), 10) }
+
+func (s *seedFlag) Set(v string) error {
+	u, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+	if err != nil {
+		return errors.New("write the seed as an integer from 0 to 18446744073709551615, like 7 (0 picks one at random)")
+	}
+	*s = seedFlag(u)
+	return nil
+}
+
 func runExperiment(ctx context.Context, file string, opt simulator.Options, log *logrus.Logger, outs *outputs) (err error) {
 	start := time.Now()
 	exp, err := config.Load(file)
@@ -202,13 +242,24 @@ func runExperiment(ctx context.Context, file string, opt simulator.Options, log 
 		return err
 	}
 	if outs.length != nil {
+		tps := float64(exp.Framework.TicksPerSecond)
+		switch ticks := math.Round(*outs.length * tps); {
+		case *outs.length > 0 && ticks < 1:
+			return fmt.Errorf("--length %g is shorter than one tick (%g s at ticks_per_second=%d); give 0 for no limit or at least %g",
+				*outs.length, 1/tps, exp.Framework.TicksPerSecond, 1/tps)
+		case ticks > 1<<53:
+			return fmt.Errorf("--length %g would last more than 2^53 ticks; give fewer seconds, or 0 for no limit", *outs.length)
+		}
 		exp.Framework.Length = *outs.length
 	}
 	ro, err := outs.prepare(exp, &opt, log)
 	if err != nil {
 		return err
 	}
-	sim, err := simulator.New(exp, opt)
+	sim, err := simulator.NewContext(ctx, exp, opt)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		err = errInterrupted
+	}
 	if err != nil {
 		if ro.folder != nil {
 			log.Error(err)
@@ -224,7 +275,7 @@ func runExperiment(ctx context.Context, file string, opt simulator.Options, log 
 			sim.Close()
 		}
 	}()
-	data, err := os.ReadFile(file)
+	data, err := config.ReadFile(file)
 	if err != nil {
 		return err
 	}

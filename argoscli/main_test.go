@@ -94,7 +94,7 @@ func TestBadInputOneClearMessage(t *testing.T) {
 			[]string{"bad.argos:", "size"}},
 		{"distribute cannot place", full(`<distribute><position method="uniform" min="-0.1,-0.1,0" max="0.1,0.1,0"/>
         <orientation method="constant" values="0,0,0"/>
-        <entity quantity="20" max_trials="10"><foot-bot id="fb"><controller config="fdc"/></foot-bot></entity></distribute>`, ""),
+        <entity quantity="5" max_trials="10"><foot-bot id="fb"><controller config="fdc"/></foot-bot></entity></distribute>`, ""),
 			[]string{"bad.argos:", "could not place", "max_trials"}},
 	}
 	for _, c := range cases {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -69,6 +70,18 @@ func (o *outputs) check(headless bool) error {
 	}
 	if o.framesEvery < 1 {
 		return fmt.Errorf("--frames-every %d: give 1 or more ticks", o.framesEvery)
+	}
+	if (o.frames != "" || o.video != "") && (o.width < 16 || o.width > 8192) {
+		return fmt.Errorf("--frames-width %d: give 16 to 8192 pixels", o.width)
+	}
+	if o.videoFPS < 0 || math.IsNaN(o.videoFPS) || math.IsInf(o.videoFPS, 0) {
+		return fmt.Errorf("--video-fps %g: give a positive number of frames per second, or leave the flag out to play at real speed", o.videoFPS)
+	}
+	if o.videoFPS != 0 && o.video == "" {
+		return errors.New("--video-fps sets the speed of the video: add --video FILE.mp4")
+	}
+	if o.progressEvery <= 0 {
+		return fmt.Errorf("--progress-every %v: give a positive interval, like 10s", o.progressEvery)
 	}
 	if o.video != "" {
 		if _, err := frames.FFmpeg(); err != nil {
