@@ -217,16 +217,15 @@ func (s *Simulator) buildArena(ctx context.Context) error {
 		ids[spec.ID] = at
 		return s.addEntity(spec)
 	}
-	// Count the entities before making any.
+	// Count the entities before making any (a <distribute> in error
+	// counts one: the loop below reports the errors in file order).
 	entities := 0
 	for _, n := range s.exp.Arena.Children {
 		k := 1
 		if n.Name == "distribute" {
-			d, err := config.ParseDistribute(n)
-			if err != nil {
-				return err
+			if d, err := config.ParseDistribute(n); err == nil {
+				k = d.Quantity
 			}
-			k = d.Quantity
 		}
 		if entities += k; entities > config.MaxEntities {
 			if n.Name == "distribute" {

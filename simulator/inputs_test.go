@@ -210,3 +210,10 @@ func TestMisspelledParams(t *testing.T) {
 	// a controller that takes free-form params accepts anything
 	build(t, experiment("1", `<test_free id="tc"><actuators/><sensors/><params anything="1"><goes y="2"/></params></test_free>`, robot, ""), simulator.Options{})
 }
+
+// Errors come in file order, whatever the check that finds them.
+func TestArenaErrorsInFileOrder(t *testing.T) {
+	arena := `<box id="b" size="1,-1,1"><body position="0,0,0"/></box>
+      ` + distributeArena("100000000000")
+	contains(t, buildErr(t, experiment("1", constantController, arena, "")), "test.argos:13: <box id=\"b\">")
+}
