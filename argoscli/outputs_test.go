@@ -163,17 +163,18 @@ func TestRunFolder(t *testing.T) {
 		t.Fatalf("header %v", rows[0])
 	}
 	rows = rows[1:]
-	// tick 0: 2 robots x 2 metrics; ticks 1-10: 2 x 2 + robots + x; then final
-	if want := 4 + 10*6 + 1; len(rows) != want {
+	// ticks 1-10: 2 robots x 2 metrics + robots + x; then final (tick 0
+	// has none: the robots' first control step is in tick 1)
+	if want := 10*6 + 1; len(rows) != want {
 		t.Fatalf("%d rows, want %d", len(rows), want)
 	}
 	want := map[string]bool{
-		"0,0,ep0,steps,1":              true,
-		`0,0,ep1,"odd, ""quoted""",1`:  true,
-		"3,0.3,ep1,steps,4":            true,
-		"7,0.7,,robots,2":              true,
-		"10,1,,final,1":                true,
-		`10,1,ep0,"odd, ""quoted""",1`: true,
+		"1,0.1,ep0,steps,1":             true,
+		`1,0.1,ep1,"odd, ""quoted""",1`: true,
+		"3,0.3,ep1,steps,3":             true,
+		"7,0.7,,robots,2":               true,
+		"10,1,,final,1":                 true,
+		`10,1,ep0,"odd, ""quoted""",0`:  true,
 	}
 	raw := readFile(t, filepath.Join("run", "metrics.csv"))
 	for line := range want {
@@ -271,9 +272,9 @@ func TestInterruptedRunFolder(t *testing.T) {
 	if info.Status != "interrupted" || info.Ticks < 10 {
 		t.Fatalf("run.json: %+v", info)
 	}
-	// every tick done is there, complete: 4 rows at tick 0, 6 per tick
-	// after, and the final row
-	if want := 4 + 6*info.Ticks + 1; len(rows)-1 != want {
+	// every tick done is there, complete: 6 rows per tick from tick 1
+	// (the robots' first control step), and the final row
+	if want := 6*info.Ticks + 1; len(rows)-1 != want {
 		t.Errorf("%d rows for %d ticks, want %d", len(rows)-1, info.Ticks, want)
 	}
 	if last := rows[len(rows)-1]; last[3] != "final" {

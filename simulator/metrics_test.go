@@ -77,9 +77,10 @@ func TestMetrics(t *testing.T) {
 	if !reflect.DeepEqual(c.ticks, []int{0, 1, 2, 3}) {
 		t.Fatalf("drew at ticks %v", c.ticks)
 	}
-	// tick 0: the first ControlStep in New, 2 samples per robot
-	if n := len(c.samples[0]); n != 140 {
-		t.Fatalf("%d samples at tick 0, want 140", n)
+	// tick 0: no robot has run a control step yet (the first one runs in
+	// tick 1, as in ARGoS)
+	if n := len(c.samples[0]); n != 0 {
+		t.Fatalf("%d samples at tick 0, want none", n)
 	}
 	for tick := 1; tick <= 3; tick++ {
 		s := c.samples[tick]
@@ -90,7 +91,7 @@ func TestMetrics(t *testing.T) {
 		if s[0] != (simulator.Sample{Name: "tick", Value: float64(tick)}) {
 			t.Errorf("tick %d: first sample %+v", tick, s[0])
 		}
-		if s[1].Robot != "ep0" || s[1].Name != "steps" || s[1].Value != float64(tick+1) {
+		if s[1].Robot != "ep0" || s[1].Name != "steps" || s[1].Value != float64(tick) {
 			t.Errorf("tick %d: second sample %+v", tick, s[1])
 		}
 		if s[3] != (simulator.Sample{Robot: "ep1", Name: "loop", Value: 1}) {
@@ -119,8 +120,11 @@ func TestRobotDevicesInspect(t *testing.T) {
     </test_positioner>`,
 		`<foot-bot id="fb"><body position="0.5,0,0" orientation="90,0,0"/><controller config="tc"/></foot-bot>
 		 <e-puck id="ep"><body position="-1,1,0"/><controller config="tp"/></e-puck>`, ""), simulator.Options{})
-	if err := sim.Step(); err != nil {
-		t.Fatal(err)
+	// tick 1 runs the first control step, tick 2 applies its wheel speeds
+	for sim.Tick() < 2 {
+		if err := sim.Step(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var tags []string
 	for _, d := range sim.RobotDevices(0) {

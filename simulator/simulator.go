@@ -239,9 +239,6 @@ func (s *Simulator) senseControl() error {
 	s.pool.Run(s.robotChunks(), s.jobs.sense)
 	for _, r := range s.robots {
 		if r.panic != nil {
-			if cp, ok := r.panic.(*controllerPanic); ok { // panics.go
-				s.log.Debugf("controller %q of %s %q panicked at tick %d:\n%s", r.ctrlID, r.Model.Type, r.ID, s.tick, cp.stack)
-			}
 			return fmt.Errorf("simulator: controller %q of %s %q panicked at tick %d: %v; all robots were stopped",
 				r.ctrlID, r.Model.Type, r.ID, s.tick, r.panic)
 		}
@@ -252,7 +249,7 @@ func (s *Simulator) senseControl() error {
 func (r *robot) controlStep() {
 	defer func() {
 		if p := recover(); p != nil {
-			r.panic = caught(p) // panics.go
+			r.panic = p
 		}
 	}()
 	r.ctrl.ControlStep()
@@ -383,8 +380,9 @@ func (s *Simulator) Reset() error {
 	if r, ok := s.user.(Resetter); ok {
 		r.Reset()
 	}
+	// As after New, the robots sense and act from tick 1 on.
 	s.updateWorld()
-	errs = append(errs, s.senseControl(), s.draw())
+	errs = append(errs, s.draw())
 	return errors.Join(errs...)
 }
 

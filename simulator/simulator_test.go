@@ -13,18 +13,19 @@ import (
 )
 
 // A regression fact: a foot-bot at (-0.5, 0) driven at (10, 10) cm/s with 10
-// ticks/s is within 0.01 m of (0.5, 0) at tick 100.
+// ticks/s is within 0.01 m of (0.5, 0) after 100 ticks of motion: at tick
+// 101, since the speeds set in tick 1 move it from tick 2 on, as in ARGoS.
 func TestFootBotDrivesOneMetreIn100Ticks(t *testing.T) {
 	sim := build(t, experiment("0", constantController, `
     <foot-bot id="fb"><body position="-0.5,0,0" orientation="0,0,0"/><controller config="tc"/></foot-bot>`, ""), simulator.Options{})
-	for sim.Tick() < 100 {
+	for sim.Tick() < 101 {
 		if err := sim.Step(); err != nil {
 			t.Fatal(err)
 		}
 	}
 	p := sim.Robot(0).B().Pos
 	if math.Hypot(p.X-0.5, p.Y) > 0.01 {
-		t.Fatalf("foot-bot at (%.4f, %.4f) after 100 ticks, want within 0.01 m of (0.5, 0)", p.X, p.Y)
+		t.Fatalf("foot-bot at (%.4f, %.4f) at tick 101, want within 0.01 m of (0.5, 0)", p.X, p.Y)
 	}
 }
 
@@ -142,7 +143,7 @@ func TestBadExperimentsFailWithWhereAndWhat(t *testing.T) {
 		{"distribute too crowded", experiment("1", constantController, `<distribute>
         <position method="uniform" min="-0.2,-0.2,0" max="0.2,0.2,0"/>
         <orientation method="constant" values="0,0,0"/>
-        <entity quantity="12" max_trials="20"><foot-bot id="fb"><controller config="tc"/></foot-bot></entity>
+        <entity quantity="50" max_trials="20"><foot-bot id="fb"><controller config="tc"/></foot-bot></entity>
       </distribute>`, ""), []string{"test.argos:", "could not place", "max_trials"}},
 		{"unknown medium", experiment("1", constantController, robot("tc"), `<media><telepathy id="t"/></media>`),
 			[]string{"test.argos:", "telepathy"}},

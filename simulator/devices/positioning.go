@@ -112,3 +112,8 @@ func (l *leds) SetAllColors(c ci.Color) {
 }
 
 func (l *leds) Apply() { copy(l.r.LEDs, l.colors) }
+
+// Reset switches the LEDs off, as ARGoS's actuator does.
+func (l *leds) Reset() { l.SetAllColors(ci.Black) }
+
+var _ Resetter = (*leds)(nil)

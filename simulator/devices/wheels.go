@@ -40,6 +40,12 @@ var _ ci.DifferentialSteeringActuator = (*wheels)(nil)
 
 func (w *wheels) SetLinearVelocity(left, right float64) { w.left, w.right = left, right }
 
+// Reset stops the wheels, as ARGoS's actuator does: the first tick after a
+// reset applies no speed the controller set before it.
+func (w *wheels) Reset() { w.left, w.right = 0, 0 }
+
+var _ Resetter = (*wheels)(nil)
+
 func (w *wheels) Apply() {
 	l, r := w.noisy(w.left), w.noisy(w.right)
 	w.r.SetWheels(l/100, r/100)
