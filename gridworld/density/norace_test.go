@@ -1,0 +1,5 @@
+//go:build !race
+
+package density_test
+
+const raceEnabled = false
