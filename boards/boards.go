@@ -13,7 +13,7 @@ type Protocol string
 
 // The protocols the drivers of realrobot implement.
 const (
-	// ProtocolSerCom is the e-puck's "advanced sercom" in binary mode, on a serial
+	// ProtocolSerCom is the e-puck's "advanced sercom" (the driver speaks its ASCII mode), on a serial
 	// port (UART or Bluetooth rfcomm).
 	ProtocolSerCom Protocol = "epuck-sercom"
 	// ProtocolEPuck2I2C is the e-puck2's Pi-puck frame protocol: one transaction

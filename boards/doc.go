@@ -12,8 +12,8 @@
 // # Boards
 //
 //	name          model     link                                           Go target
-//	epuck         e-puck    advanced sercom (binary) on /dev/ttyS0, 115200  linux/arm GOARM=7 (Gumstix Overo, Cortex-A8)
-//	epuck-bt      e-puck    advanced sercom (binary) on /dev/rfcomm0        the host (a PC driving the robot over Bluetooth)
+//	epuck         e-puck    advanced sercom (ASCII) on /dev/ttyS0, 115200   linux/arm GOARM=7 (Gumstix Overo, Cortex-A8)
+//	epuck-bt      e-puck    advanced sercom (ASCII) on /dev/rfcomm0         the host (a PC driving the robot over Bluetooth)
 //	pipuck        e-puck    e-puck2 I²C frames at 0x1F on /dev/i2c-12       linux/arm GOARM=6 (Pi Zero W, ARM1176)
 //	pipuck2       e-puck    e-puck2 I²C frames at 0x1F on /dev/i2c-12       linux/arm64 (Pi Zero 2 W, Cortex-A53)
 //	pipuck-mux    e-puck    e-puck2 I²C frames, PCA9548 at 0x70 channel 1   linux/arm GOARM=6 (no kernel mux driver)

@@ -65,7 +65,7 @@ func EPuck() Board {
 	return Board{
 		Name:        "epuck",
 		Model:       "e-puck",
-		Description: "e-puck with Gumstix Overo: advanced sercom (binary) on /dev/ttyS0 at 115200 baud",
+		Description: "e-puck with Gumstix Overo: advanced sercom on /dev/ttyS0 at 115200 baud",
 		Protocol:    ProtocolSerCom,
 		Target:      Target{GOOS: "linux", GOARCH: "arm", GOARM: "7", CPU: "Cortex-A8", QEMU: "qemu-arm-static -cpu cortex-a8"},
 		Serial:      &Serial{Port: "/dev/ttyS0", Baud: 115200},
@@ -83,7 +83,7 @@ func EPuck() Board {
 func EPuckBluetooth() Board {
 	b := EPuck()
 	b.Name = "epuck-bt"
-	b.Description = "e-puck driven from a PC over Bluetooth: advanced sercom (binary) on /dev/rfcomm0"
+	b.Description = "e-puck driven from a PC over Bluetooth: advanced sercom on /dev/rfcomm0"
 	b.Target = Target{}
 	b.Serial = &Serial{Port: "/dev/rfcomm0", Baud: 115200}
 	b.Timeout = 300 * time.Millisecond // rfcomm latency is tens of ms

@@ -412,7 +412,7 @@ func (x *I2C) Close() error {
 
 func init() {
 	realrobot.Protocols.MustRegister(string(boards.ProtocolSerCom),
-		"e-puck: advanced sercom (binary) over a serial port (go.bug.st/serial)",
+		"e-puck: advanced sercom (ASCII mode, framed replies) over a serial port (go.bug.st/serial)",
 		func(b boards.Board, d realrobot.Devices, log logrus.FieldLogger) (realrobot.Driver, error) {
 			return OpenSerCom(b, d, log)
 		})
