@@ -1,11 +1,13 @@
 package simulator
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	mrand "math/rand/v2"
 
 	"github.com/argosgo/argos/ci"
@@ -40,7 +42,13 @@ type Options struct {
 
 // New builds a simulator for the experiment. On error nothing is left
 // running.
-func New(exp *config.Experiment, opt Options) (sim *Simulator, err error) {
+func New(exp *config.Experiment, opt Options) (*Simulator, error) {
+	return NewContext(context.Background(), exp, opt)
+}
+
+// NewContext is New that stops when ctx is cancelled (Ctrl-C during the
+// set-up of a large arena), returning an error that wraps ctx's error.
+func NewContext(ctx context.Context, exp *config.Experiment, opt Options) (sim *Simulator, err error) {
 	log := opt.Logger
 	if log == nil {
 		l := logrus.New()
@@ -60,8 +68,8 @@ func New(exp *config.Experiment, opt Options) (sim *Simulator, err error) {
 	if opt.Threads != nil {
 		s.threads = *opt.Threads
 	}
-	if s.threads < 0 {
-		return nil, fmt.Errorf("simulator: threads=%d: use 0 (no extra goroutines) or a positive number", s.threads)
+	if s.threads < 0 || s.threads > config.MaxThreads {
+		return nil, fmt.Errorf("simulator: threads=%d: use 0 (no extra goroutines) or a positive number up to %d", s.threads, config.MaxThreads)
 	}
 	s.seed = fw.RandomSeed
 	if opt.Seed != nil {
@@ -120,14 +128,14 @@ func New(exp *config.Experiment, opt Options) (sim *Simulator, err error) {
 			return nil, n.Errorf("simulator: %v", err)
 		}
 	}
-	if err := s.buildArena(); err != nil {
+	if err := s.buildArena(ctx); err != nil {
 		return nil, err
 	}
 	if err := s.assignEngines(); err != nil {
 		return nil, err
 	}
 	s.sp.Reindex()
-	if err := s.buildControllers(); err != nil {
+	if err := s.buildControllers(ctx); err != nil {
 		return nil, err
 	}
 	if lf := exp.LoopFunctions; lf != nil {
@@ -188,7 +196,15 @@ func (s *Simulator) newRand(name string) *mrand.Rand {
 	return mrand.New(mrand.NewPCG(s.seed, streamSeed(name)))
 }
 
-func (s *Simulator) buildArena() error {
+// interrupted returns an error wrapping ctx's when it is done.
+func interrupted(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("simulator: set-up interrupted: %w", err)
+	}
+	return nil
+}
+
+func (s *Simulator) buildArena(ctx context.Context) error {
 	rng := s.newRand("distribute")
 	place := space.NewPlacement(s.sp)
 	ids := map[string]*config.Node{}
@@ -199,9 +215,30 @@ func (s *Simulator) buildArena() error {
 		ids[spec.ID] = at
 		return s.addEntity(spec)
 	}
+	// Count the entities before making any (a <distribute> in error
+	// counts one: the loop below reports the errors in file order).
+	entities := 0
 	for _, n := range s.exp.Arena.Children {
+		k := 1
 		if n.Name == "distribute" {
-			if err := s.distribute(n, rng, place, add); err != nil {
+			if d, err := config.ParseDistribute(n); err == nil {
+				k = d.Quantity
+			}
+		}
+		if entities += k; entities > config.MaxEntities {
+			if n.Name == "distribute" {
+				return n.FirstChild("entity").AttrErrorf("quantity", "with it the arena would hold %d entities, more than the %d it may hold; lower the quantity",
+					entities, config.MaxEntities)
+			}
+			return n.Errorf("simulator: the arena would hold more than %d entities, the most it may hold; remove some", config.MaxEntities)
+		}
+	}
+	for _, n := range s.exp.Arena.Children {
+		if err := interrupted(ctx); err != nil {
+			return err
+		}
+		if n.Name == "distribute" {
+			if err := s.distribute(ctx, n, rng, place, add); err != nil {
 				return err
 			}
 			continue
@@ -238,7 +275,8 @@ func (s *Simulator) buildArena() error {
 	return nil
 }
 
-func (s *Simulator) distribute(n *config.Node, rng *mrand.Rand, place *space.Placement, add func(*entity.Spec, *config.Node) error) error {
+func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.Rand, place *space.Placement,
+	add func(*entity.Spec, *config.Node) error) error {
 	d, err := config.ParseDistribute(n)
 	if err != nil {
 		return err
@@ -251,16 +289,34 @@ func (s *Simulator) distribute(n *config.Node, rng *mrand.Rand, place *space.Pla
 	if err != nil {
 		return err
 	}
+	// Check the quantity against the room there is before allocating
+	// anything for it (buildArena checked it against MaxEntities).
+	if tmpl.Embodied {
+		if most, where := s.capacity(d, &tmpl.Body); d.Quantity > most {
+			return d.Node.FirstChild("entity").AttrErrorf("quantity", "at most %d %ss fit %s, even packed without gaps; lower the quantity or widen the <position> range",
+				most, tmpl.Tag, where)
+		}
+	}
 	// Draw every pose first, then add the entities in LayoutOrder: the
 	// ids follow that order, so that the arena order (and memory) of the
 	// robots follows space and the i-th robot's neighbours are stored
 	// near it.
 	specs := make([]*entity.Spec, 0, d.Quantity)
 	for k := 0; k < d.Quantity; k++ {
+		if k%1024 == 0 {
+			if err := interrupted(ctx); err != nil {
+				return err
+			}
+		}
 		spec := tmpl.Clone()
 		spec.SetID(d.ID(k))
 		placed := false
 		for trial := 0; trial < d.MaxTrials && !placed; trial++ {
+			if trial%4096 == 4095 {
+				if err := interrupted(ctx); err != nil {
+					return err
+				}
+			}
 			pos, o, err := d.Sample(rng, trial > 0)
 			if err != nil {
 				return err
@@ -300,6 +356,52 @@ func (s *Simulator) distribute(n *config.Node, rng *mrand.Rand, place *space.Pla
 		}
 	}
 	return nil
+}
+
+// capacity returns how many copies of body b the <distribute> d could
+// place at most, packed without gaps in the volume where its <position>
+// puts them and the arena holds them, and says where that is; it returns
+// math.MaxInt when the generator gives no bound (a gaussian height, a
+// grid, which has its own count) or the bodies cannot overlap.
+func (s *Simulator) capacity(d *config.Distribute, b *space.Body) (int, string) {
+	foot := math.Pi * b.Radius * b.Radius
+	if b.Shape == space.Box {
+		foot = 4 * b.Half.X * b.Half.Y
+	}
+	if !(foot > 0) || !(b.Height > 0) {
+		return math.MaxInt, ""
+	}
+	lo, hi := s.sp.Bounds()
+	arena := (hi.X - lo.X) * (hi.Y - lo.Y)
+	where := fmt.Sprintf("in the arena (%.4g m²)", arena)
+	var from, to ci.Vector3
+	switch g := d.Position.(type) {
+	case config.UniformGenerator:
+		from, to = g.Min, g.Max
+	case config.ConstantGenerator:
+		from, to = g.Value, g.Value
+	case config.GaussianGenerator:
+		if g.StdDev.Z != 0 {
+			return math.MaxInt, ""
+		}
+		from, to = ci.Vector3{X: lo.X, Y: lo.Y, Z: g.Mean.Z}, ci.Vector3{X: hi.X, Y: hi.Y, Z: g.Mean.Z}
+	default:
+		return math.MaxInt, ""
+	}
+	// A footprint lies within the body's radius of its centre, and inside
+	// the arena; its height range within [from.Z, to.Z + Height].
+	r := b.Radius
+	w := min(hi.X, to.X+r) - max(lo.X, from.X-r)
+	h := min(hi.Y, to.Y+r) - max(lo.Y, from.Y-r)
+	area := max(w, 0) * max(h, 0)
+	if area < arena {
+		where = fmt.Sprintf("in the %.4g m² of the arena where <position> at line %d places them", area, d.Node.FirstChild("position").Line)
+	}
+	n := area * (to.Z - from.Z + b.Height) / (foot * b.Height)
+	if !(n < float64(math.MaxInt32)) {
+		return math.MaxInt, ""
+	}
+	return int(math.Floor(n * (1 + 1e-9))), where
 }
 
 // addEntity puts a parsed entity in the arena.
@@ -382,10 +484,32 @@ func (s *Simulator) assignEngine(i int) error {
 	return s.engines[k].Add(i)
 }
 
-func (s *Simulator) buildControllers() error {
+// buildControllers builds every robot's devices and controller. The
+// robots of one controller entry share a tracked copy of its params;
+// after every Init, a parameter none of them asked for is an error.
+func (s *Simulator) buildControllers(ctx context.Context) error {
+	tracked := map[string]ci.Params{}
 	for _, r := range s.robots {
+		if err := interrupted(ctx); err != nil {
+			return err
+		}
+		if c := s.exp.FindController(r.ctrlID); c != nil {
+			p, ok := tracked[c.ID]
+			if !ok {
+				p = c.Params.Track()
+				tracked[c.ID] = p
+			}
+			r.params = p
+		}
 		if err := s.buildController(r); err != nil {
 			return err
+		}
+	}
+	for _, c := range s.exp.Controllers {
+		if p, ok := tracked[c.ID]; ok {
+			if err := p.CheckUnread(); err != nil {
+				return fmt.Errorf("%s: simulator: controller %q (%s): %w", c.Node.Where(), c.ID, c.Label, err)
+			}
 		}
 	}
 	return nil
@@ -431,12 +555,28 @@ func (s *Simulator) buildController(r *robot) error {
 	}
 	r.label = c.Label
 	r.ctrl = factory()
-	r.params = c.Params
-	if err := r.ctrl.Init(handle{r}, c.Params); err != nil {
+	if r.params.Name == "" { // (buildControllers sets the tracked copy)
+		r.params = c.Params
+	}
+	if err := s.initController(r); err != nil {
 		r.ctrl = nil
 		return fmt.Errorf("%s: simulator: controller %q of %s %q: %w", c.Node.Where(), c.ID, r.Model.Type, r.ID, err)
 	}
 	return nil
+}
+
+// initController calls the controller's Init; a panic becomes an error
+// naming the controller's line that panicked (the stack goes to the
+// debug log).
+func (s *Simulator) initController(r *robot) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			cp := caught(p)
+			s.log.Debugf("controller %q of %s %q panicked in Init:\n%s", r.ctrlID, r.Model.Type, r.ID, cp.stack)
+			err = fmt.Errorf("Init panicked: %v", cp)
+		}
+	}()
+	return r.ctrl.Init(handle{r}, r.params)
 }
 
 func buildDevice(reg *ci.Registry[devices.Factory], r *entity.Robot, d config.Device) (any, error) {

@@ -239,6 +239,9 @@ func (s *Simulator) senseControl() error {
 	s.pool.Run(s.robotChunks(), s.jobs.sense)
 	for _, r := range s.robots {
 		if r.panic != nil {
+			if cp, ok := r.panic.(*controllerPanic); ok { // panics.go
+				s.log.Debugf("controller %q of %s %q panicked at tick %d:\n%s", r.ctrlID, r.Model.Type, r.ID, s.tick, cp.stack)
+			}
 			return fmt.Errorf("simulator: controller %q of %s %q panicked at tick %d: %v; all robots were stopped",
 				r.ctrlID, r.Model.Type, r.ID, s.tick, r.panic)
 		}
@@ -249,7 +252,7 @@ func (s *Simulator) senseControl() error {
 func (r *robot) controlStep() {
 	defer func() {
 		if p := recover(); p != nil {
-			r.panic = p
+			r.panic = caught(p) // panics.go
 		}
 	}()
 	r.ctrl.ControlStep()

@@ -143,7 +143,7 @@ func TestBadExperimentsFailWithWhereAndWhat(t *testing.T) {
 		{"distribute too crowded", experiment("1", constantController, `<distribute>
         <position method="uniform" min="-0.2,-0.2,0" max="0.2,0.2,0"/>
         <orientation method="constant" values="0,0,0"/>
-        <entity quantity="50" max_trials="20"><foot-bot id="fb"><controller config="tc"/></foot-bot></entity>
+        <entity quantity="12" max_trials="20"><foot-bot id="fb"><controller config="tc"/></foot-bot></entity>
       </distribute>`, ""), []string{"test.argos:", "could not place", "max_trials"}},
 		{"unknown medium", experiment("1", constantController, robot("tc"), `<media><telepathy id="t"/></media>`),
 			[]string{"test.argos:", "telepathy"}},
