@@ -453,7 +453,7 @@ func (m *RAB) blocked(sc *rabScratch, from, to ci.Vector3, a, b int) bool {
 		xa, xb := from.X+d.X*ta, from.X+d.X*tb
 		x0, _ := g.cellXY(ci.Vector2{X: min(xa, xb) - pad, Y: from.Y})
 		x1, _ := g.cellXY(ci.Vector2{X: max(xa, xb) + pad, Y: from.Y})
-		k0, k1 := g.Row(y, x0, x1)
+		k0, k1 := g.RowOf(y, x0, x1)
 		if k0 < k1 && cuts(sp, m.occ1[k0:k1], from, to, a, b) {
 			return true
 		}

@@ -51,7 +51,7 @@ func Crosses(b *space.Body, from, d ci.Vector3) bool {
 	if t0, t1, ok := xyInterval(b, from, d); ok && crossesHeights(b, from, d, t0, t1) {
 		return true
 	}
-	if b.Nub.R > 0 {
+	if b.HasNub {
 		if t0, t1, ok := discInterval(b.NubCenter(), b.Nub.R, from, d); ok && crossesHeights(b, from, d, t0, t1) {
 			return true
 		}

@@ -37,6 +37,8 @@ type Body struct {
 	// Removed bodies stay in the slice (indices are stable) but are
 	// invisible to queries.
 	Removed bool
+	// HasNub tells, in the first cache line, that Nub is set (SetNub).
+	HasNub bool
 
 	// written by engines each step
 	Yaw float64
@@ -80,6 +82,7 @@ type Nub struct {
 // SetNub gives the body a nub of radius r whose centre lies dist from the
 // body's centre, angle radians counter-clockwise from its front.
 func (b *Body) SetNub(r, dist, angle float64) {
+	b.HasNub = r > 0
 	b.Nub.R, b.Nub.Dist = r, dist
 	b.Nub.Sin, b.Nub.Cos = math.Sincos(angle)
 }
@@ -100,7 +103,7 @@ func (b *Body) NubCenter() ci.Vector2 {
 // Reach returns the radius of the disc around Pos that holds the body and
 // its nub.
 func (b *Body) Reach() float64 {
-	if b.Nub.R == 0 {
+	if !b.HasNub {
 		return b.Radius
 	}
 	return math.Max(b.Radius, b.Nub.Dist+b.Nub.R)
@@ -260,7 +263,7 @@ func (b *Body) rayHit(from, to ci.Vector2) (float64, bool) {
 	} else {
 		t, ok = rayBox(b.toLocal(from), b.toLocal(to), b.Half)
 	}
-	if b.Nub.R > 0 {
+	if b.HasNub {
 		if tn, hit := rayDisc(from, to, b.NubCenter(), b.Nub.R); hit && (!ok || tn < t) {
 			t, ok = tn, true
 		}

@@ -227,19 +227,25 @@ func (g *Cells) Span(lo, hi ci.Vector2) (x0, y0, x1, y1 int) {
 }
 
 // Row returns the range of Items() that holds the points of cells x0..x1
-// of row y (lattice cells, as CellXY and Span give them).
+// of row y, which must come from Span (RowOf takes any lattice cells).
 func (g *Cells) Row(y, x0, x1 int) (k0, k1 int) {
 	if !g.sparse {
-		x0, x1 = max(x0, g.wx0), min(x1, g.wx0+g.wnx-1)
-		if y < g.wy0 || y >= g.wy0+g.wny || x0 > x1 {
-			return 0, 0
-		}
 		r := (y-g.wy0)*g.wnx - g.wx0
 		return int(g.start[r+x0]), int(g.start[r+x1+1])
 	}
-	if x0 > x1 {
+	return g.rowSparse(y, x0, x1)
+}
+
+// RowOf is Row for any cells of the lattice (as CellXY gives them).
+func (g *Cells) RowOf(y, x0, x1 int) (k0, k1 int) {
+	x0, x1 = max(x0, g.wx0), min(x1, g.wx0+g.wnx-1)
+	if y < g.wy0 || y >= g.wy0+g.wny || x0 > x1 {
 		return 0, 0
 	}
+	return g.Row(y, x0, x1)
+}
+
+func (g *Cells) rowSparse(y, x0, x1 int) (k0, k1 int) {
 	row := uint64(y) << 32
 	k0, _ = slices.BinarySearch(g.keys, row|uint64(x0))
 	k1, _ = slices.BinarySearch(g.keys[k0:], row|uint64(x1+1))
