@@ -57,7 +57,9 @@ func init() {
 		"The e-puck's 8 infrared proximity sensors (ci.Proximity), ARGoS's e-puck response curve. Attributes: noise_level, show_rays.",
 		proximityFactory(entity.EPuck))
 	Sensors.MustRegister(ci.TagProximity,
-		"The proximity ring of whatever robot declares it (ci.Proximity). Attributes: noise_level, show_rays.",
+		"The proximity ring of whatever robot declares it (ci.Proximity), ARGoS's generic proximity sensor: the model's rays, but each reads "+
+			"exp(-d) for an obstacle d metres from the sensor (so 0.905 to 1 when something is in range), 0 when the ray meets nothing. "+
+			"Attributes: noise_level, show_rays.",
 		proximityFactory(nil))
 	Sensors.MustRegister(ci.TagPositioning,
 		"The robot's position and orientation in the arena (ci.Positioning). Attributes (ARGoS's uniform noise, \"min:max\"): "+

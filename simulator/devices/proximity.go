@@ -14,6 +14,7 @@ import (
 type proximity struct {
 	r        *entity.Robot
 	ring     *entity.ProximityRing
+	response func(d float64) float64
 	noise    float64
 	ShowRays bool
 	readings []ci.ProximityReading
@@ -34,6 +35,11 @@ func proximityFactory(m *entity.RobotModel) Factory {
 		// room for the neighbours a robot meets in a crowd, so that the
 		// scratch list does not grow run after run as robots meet more
 		p := &proximity{r: r, ring: &r.Model.Proximity, cands: make([]int32, 0, 16)}
+		p.response = p.ring.Response
+		if m == nil {
+			// ARGoS's generic sensor has its own curve, whatever the robot
+			p.response = GenericProximityResponse
+		}
 		var err error
 		if p.noise, err = n.FloatOr("noise_level", 0); err != nil {
 			return nil, err
@@ -75,7 +81,7 @@ func (p *proximity) Update() {
 			from := ci.Vector2{X: b.Pos.X + c*inner, Y: b.Pos.Y + s*inner}
 			to := ci.Vector2{X: b.Pos.X + c*outer, Y: b.Pos.Y + s*outer}
 			if t, hit := sp.CastRayAmong(p.cands, from, to); hit >= 0 {
-				v = p.ring.Response(t * p.ring.Range)
+				v = p.response(t * p.ring.Range)
 			}
 		}
 		if p.noise > 0 {
@@ -84,3 +90,8 @@ func (p *proximity) Update() {
 		p.readings[i].Value = v
 	}
 }
+
+// GenericProximityResponse is the reading of ARGoS's generic proximity
+// sensor (tag "proximity") for an obstacle d metres from the sensor:
+// exp(-d), whatever the robot (0 when the ray meets nothing).
+func GenericProximityResponse(d float64) float64 { return math.Exp(-d) }
