@@ -372,16 +372,21 @@ func TestLateRepliesKeepTheStopSerial(t *testing.T) {
 }
 
 // The same on I²C: transactions that time out after the e-puck2 took
-// their frame. The retries and the next sense carry zero speeds.
+// their frame (or word). The retries and the next sense carry zero
+// speeds.
 func TestLateRepliesKeepTheStopI2C(t *testing.T) {
-	fw, _, drv := i2cRig(t)
-	err, fault, _ := faultRun(t, drv, 0, 5, 3, func() {
-		fw.SetFaults(emu.Faults{Late: 1 << 20, LateBy: 60 * time.Millisecond})
-	})
-	if !errors.Is(err, realrobot.ErrDeviceLost) {
-		t.Errorf("Run: %v, want ErrDeviceLost", err)
+	for _, board := range []string{"pipuck", "pipuck-smbus"} {
+		t.Run(board, func(t *testing.T) {
+			fw, _, drv := i2cRigOf(t, board)
+			err, fault, _ := faultRun(t, drv, 0, 5, 3, func() {
+				fw.SetFaults(emu.Faults{Late: 1 << 20, LateBy: 60 * time.Millisecond})
+			})
+			if !errors.Is(err, realrobot.ErrDeviceLost) {
+				t.Errorf("Run: %v, want ErrDeviceLost", err)
+			}
+			keptStopped(t, fw.Commands(), fault)
+		})
 	}
-	keptStopped(t, fw.Commands(), fault)
 }
 
 // probe is a controller that records the proximity readings it sees and
@@ -467,7 +472,12 @@ func TestLateRepliesAreRejectedSerial(t *testing.T) {
 
 func i2cRig(t *testing.T) (*emu.Firmware, *emu.Bus, *epuck.I2C) {
 	t.Helper()
-	b, _ := boards.Lookup("pipuck")
+	return i2cRigOf(t, "pipuck")
+}
+
+func i2cRigOf(t *testing.T, board string) (*emu.Firmware, *emu.Bus, *epuck.I2C) {
+	t.Helper()
+	b, _ := boards.Lookup(board)
 	fw := emu.NewFirmware(emulatortest.NewBody(8), b)
 	bus := emu.NewBus(fw, "emulated-"+t.Name())
 	drv, err := epuck.NewI2C(bus, b, realrobot.Devices{Actuators: []string{ci.TagDifferentialSteering}}, nil)

@@ -97,11 +97,19 @@ func (x *I2C) smbusSpeeds(l, r int16, mark *uint64) error {
 	if x.closed {
 		return fmt.Errorf("epuck: the driver is closed")
 	}
-	if err := x.writeWordUnless(RegLeftSpeed, uint16(l), mark); err != nil {
-		return err
-	}
-	if err := x.writeWordUnless(RegRightSpeed, uint16(r), mark); err != nil {
-		return err
+	if l == 0 && r == 0 {
+		// A stop writes both wheels whatever happens to the first:
+		// one wheel left turning is the worst outcome.
+		if err := errors.Join(x.writeWord(RegLeftSpeed, 0), x.writeWord(RegRightSpeed, 0)); err != nil {
+			return err
+		}
+	} else {
+		if err := x.writeWordUnless(RegLeftSpeed, uint16(l), mark); err != nil {
+			return err
+		}
+		if err := x.writeWordUnless(RegRightSpeed, uint16(r), mark); err != nil {
+			return err
+		}
 	}
 	gl, err := x.readWord(RegLeftSpeed)
 	if err != nil {
@@ -148,8 +156,6 @@ func (x *I2C) smbusStart() error { return x.writeWord(RegIRControl, 1) }
 // smbusUrgentStop writes zero speeds once, without reading back; txMu is
 // held.
 func (x *I2C) smbusUrgentStop() error {
-	if err := x.epuck.Tx([]byte{RegLeftSpeed, 0, 0}, nil); err != nil {
-		return err
-	}
-	return x.epuck.Tx([]byte{RegRightSpeed, 0, 0}, nil)
+	// Both wheels, whatever happens to the first.
+	return errors.Join(x.epuck.Tx([]byte{RegLeftSpeed, 0, 0}, nil), x.epuck.Tx([]byte{RegRightSpeed, 0, 0}, nil))
 }
