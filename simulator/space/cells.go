@@ -30,6 +30,7 @@ type Cells struct {
 	nx, ny   int // the lattice's size in cells
 	wx0, wy0 int // the window's first cell
 	wnx, wny int // the window's size in cells; 0 when there is no point
+	off      int  // wy0*wnx + wx0: row y of the dense starts begins at y*wnx - off
 	sparse   bool
 	start    []int32  // dense: the first item of each window cell, then the end
 	keys     []uint64 // sparse: the cell key (row<<32 | column) of each item
@@ -117,6 +118,7 @@ func (g *Cells) index(n int) {
 	}
 	g.wx0, g.wy0 = int(x0), int(y0)
 	g.wnx, g.wny = int(x1-x0)+1, int(y1-y0)+1
+	g.off = g.wy0*g.wnx + g.wx0
 	if g.force == 1 || g.force == 0 && g.wnx <= denseCells(n)/g.wny {
 		g.indexDense(n)
 	} else {
@@ -229,11 +231,11 @@ func (g *Cells) Span(lo, hi ci.Vector2) (x0, y0, x1, y1 int) {
 // Row returns the range of Items() that holds the points of cells x0..x1
 // of row y, which must come from Span (RowOf takes any lattice cells).
 func (g *Cells) Row(y, x0, x1 int) (k0, k1 int) {
-	if !g.sparse {
-		r := (y-g.wy0)*g.wnx - g.wx0
-		return int(g.start[r+x0]), int(g.start[r+x1+1])
+	if g.sparse {
+		return g.rowSparse(y, x0, x1)
 	}
-	return g.rowSparse(y, x0, x1)
+	r := y*g.wnx - g.off
+	return int(g.start[r+x0]), int(g.start[r+x1+1])
 }
 
 // RowOf is Row for any cells of the lattice (as CellXY gives them).
