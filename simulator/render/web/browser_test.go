@@ -90,7 +90,7 @@ func openPage(t *testing.T, v *web.Viewer, name string) *page {
 	if err := chromedp.Do(browserCtx, chromedp.Navigate(v.URL())); err != nil {
 		t.Fatalf("loading %s: %v", v.URL(), err)
 	}
-	ctx, cancel := context.WithTimeout(browserCtx, 120*time.Second)
+	ctx, cancel := context.WithTimeout(browserCtx, 5*time.Minute)
 	t.Cleanup(cancel)
 	p := &page{t: t, v: v, browser: browserCtx, ctx: ctx, shot: name}
 	p.poll("the viewer is connected", `document.getElementById("conn").textContent === "connected" && !!argosViewer.state.F`)

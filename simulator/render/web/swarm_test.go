@@ -153,3 +153,40 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// The page shows 10,000 robots: every one drawn from above, each a dot of
+// the e-puck's green where it is, on a grid spaced for a 41 m arena; in 3D
+// too.
+func TestBrowserSwarm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 robots")
+	}
+	_, v := start(t, swarm10k(t))
+	p := openPage(t, v, "web_swarm")
+	p.poll("10,000 robots drawn", `argosViewer.robotsDrawn() === 10000`)
+	if s := p.eval(`argosViewer.gridStep()`); s < 5 {
+		t.Errorf("the grid of a 41 m arena is %g m", s)
+	}
+	time.Sleep(300 * time.Millisecond)
+	img := p.screenshot("web_swarm_top.png")
+	// a robot away from the others: its pixel is green
+	green := 0
+	for _, id := range []string{"ep0", "ep1", "ep2", "ep3", "ep4", "ep5", "ep6", "ep7", "ep8", "ep9"} {
+		pose := p.str(`JSON.stringify(argosViewer.pose("` + id + `"))`)
+		var xy []float64
+		if err := json.Unmarshal([]byte(pose), &xy); err != nil || len(xy) < 2 {
+			t.Fatalf("pose of %s: %q", id, pose)
+		}
+		x, y := p.at(xy[0], xy[1])
+		if r, g, b := rgbAt(img, x, y); near(r, g, b, [3]int{0x3a, 0xa3, 0x65}, 20) {
+			green++
+		}
+	}
+	if green < 8 {
+		t.Errorf("%d of 10 robots show green where they are", green)
+	}
+	p.run("3D", chromedp.Click(chromedp.CSS("#view-3d")), chromedp.Click(chromedp.CSS("#cam-iso")))
+	p.poll("10,000 robots drawn in 3D", `argosViewer.robotsDrawn() === 10000 && argosViewer.gridStep() >= 2`)
+	time.Sleep(300 * time.Millisecond)
+	p.screenshot("web_swarm_3d.png")
+}

@@ -414,6 +414,7 @@
     const vx0 = Math.max(lo[0], v0[0]), vy0 = Math.max(lo[1], v0[1]), vx1 = Math.min(hi[0], v1[0]), vy1 = Math.min(hi[1], v1[1]);
     // a grid of about 12 lines across the visible part, thin and pale
     const step = niceStep(Math.max(vx1 - vx0, vy1 - vy0), 12);
+    S.gridStep = step;
     ctx.strokeStyle = "rgba(0,0,0,0.07)";
     ctx.lineWidth = px;
     ctx.beginPath();
@@ -484,18 +485,22 @@
     ctx.textAlign = "center";
     if ($("labels").checked) {
       ctx.fillStyle = "#111";
+      ctx.strokeStyle = "rgba(255,255,255,0.85)";
+      ctx.lineWidth = 3;
+      ctx.lineJoin = "round";
       for (const rb of sc.robots) {
         const b = bodies[rb.body];
         if (b.r * k2 < 9) continue;
         const ps = pose(rb.body);
         if (ps[0] < mx || ps[0] > Mx || ps[1] < my || ps[1] > My) continue;
         const s = w2s(ps[0], ps[1]);
-        ctx.fillText(rb.id, s[0], s[1] - b.r * k2 - 4);
+        ctx.strokeText(rb.id, s[0], s[1] - b.r * k2 - 6);
+        ctx.fillText(rb.id, s[0], s[1] - b.r * k2 - 6);
       }
     }
     drawUserText((x, y, z) => w2s(x, y), (rb) => {
       const b = bodies[rb.body], ps = pose(rb.body), s = w2s(ps[0], ps[1]);
-      return [s[0], s[1] - b.r * k2 - ($("labels").checked && b.r * k2 >= 9 ? 17 : 4)];
+      return [s[0], s[1] - b.r * k2 - ($("labels").checked && b.r * k2 >= 9 ? 20 : 6)];
     });
   }
 
@@ -1089,6 +1094,9 @@
     add(name, ps[0] + co * lx - si * ly, ps[1] + si * lx + co * ly, ps[2] + z, ps[3] + yaw, sx, sy, sz, c, emissive);
   }
 
+  // how high a robot's model reaches above its base
+  const modelTop = (rb, b) => (rb.type === "foot-bot" ? 0.29 : rb.type === "eye-bot" ? 0.23 : b.h);
+
   // robot3D puts the model of a robot: the foot-bot with its treels,
   // chassis, LED ring, gripper and beacon tube; the e-puck with its
   // wheels and board; the eye-bot as a quadrotor
@@ -1119,7 +1127,7 @@
       for (let i = 0; i < ll.length; i++) led(i, r * 0.12);
     } else if (rb.type === "eye-bot") {
       // a line and a shadow down to the floor show where it flies
-      if (ps[2] > 0.01) add("lowcyl", ps[0], ps[1], 0.0008, 0, r * 0.7, r * 0.7, 0.0008, [0.4, 0.41, 0.44]);
+      if (ps[2] > 0.01) add("cyl", ps[0], ps[1], 0.0008, 0, r * 0.75, r * 0.75, 0.0008, [0.6, 0.61, 0.64]);
       part(ps, "cyl", 0, 0, 0.06, 0, r * 0.26, r * 0.26, 0.16, col);
       for (let i = 0; i < 4; i++) {
         const a = Math.PI / 4 + (i * Math.PI) / 2, c = Math.cos(a), s = Math.sin(a);
@@ -1287,6 +1295,7 @@
     }
     // lines: the grid (its spacing scaled to the arena), rays, links
     const step = niceStep(Math.max(sc.size[0], sc.size[1]), 16);
+    S.gridStep = step;
     const gc = [0.82, 0.83, 0.85];
     for (let x = Math.ceil(lo[0] / step) * step; x <= hi[0] + 1e-9; x += step) seg([x, lo[1], 0.001], [x, hi[1], 0.001], gc);
     for (let y = Math.ceil(lo[1] / step) * step; y <= hi[1] + 1e-9; y += step) seg([lo[0], y, 0.001], [hi[0], y, 0.001], gc);
@@ -1316,17 +1325,19 @@
     const W = rc.width, H = rc.height;
     lctx.font = "11px system-ui, sans-serif";
     lctx.textAlign = "center";
+    S.labels3D = 0;
     if ($("labels").checked && sc.robots.length <= 2000) {
       for (const rb of sc.robots) {
         const b = sc.bodies[rb.body], ps = pose(rb.body);
         if (b.r / pxAt(ps[0], ps[1], ps[2]) < 6) continue;
-        const s = project(VP, ps[0], ps[1], ps[2] + b.h + 0.02, W, H);
+        const s = project(VP, ps[0], ps[1], ps[2] + modelTop(rb, b) + 0.02, W, H);
         if (!s || s[0] < 0 || s[0] > W || s[1] < 0 || s[1] > H) continue;
         const w = lctx.measureText(rb.id).width;
         lctx.fillStyle = "rgba(20,22,26,0.6)";
         lctx.fillRect(s[0] - w / 2 - 2, s[1] - 11, w + 4, 14);
         lctx.fillStyle = "#fff";
         lctx.fillText(rb.id, s[0], s[1]);
+        S.labels3D++;
       }
     }
     drawUserText3D(VP, W, H);
@@ -1343,7 +1354,7 @@
         const rb = S.scene.robots[it.robot];
         if (!rb) continue;
         const b = S.scene.bodies[rb.body], ps = pose(rb.body);
-        s = project(VP, ps[0], ps[1], ps[2] + b.h + 0.02, W, H);
+        s = project(VP, ps[0], ps[1], ps[2] + modelTop(rb, b) + 0.02, W, H);
         if (s) s[1] -= $("labels").checked ? 16 : 0;
       } else continue;
       if (!s) continue;
@@ -1688,6 +1699,22 @@
     robotsDrawn: () => S.drawn,
     glReady: () => GL.ok,
     camera: () => ({ index: cam.current, eye: cam.eye(), target: [cam.tx, cam.ty, cam.tz], fovy: (cam.fov * 180) / Math.PI, up: cam.up }),
+    // center shows the top view around (x, y), scale pixels a metre
+    center(x, y, scale) {
+      setView("top");
+      view2.cx = x; view2.cy = y; view2.scale = scale;
+      requestDraw();
+    },
+    // look puts the 3D camera at eye, looking at target
+    look(eye, target, fovy) {
+      setView("3d");
+      cam.placement({ position: eye, look_at: target, up: null, fovy: fovy || 45, index: undefined });
+      requestDraw();
+    },
+    // the spacing of the floor grid in the view drawn last, in metres
+    gridStep: () => S.gridStep,
+    // the robot ids drawn over the 3D view last
+    labels3D: () => S.labels3D,
     // bench decodes the last full frame and draws the view n times; it
     // returns the milliseconds each took, the drawing forced out to
     // pixels (a read of one pixel waits for the rasterizer)
