@@ -3,6 +3,7 @@ package epuck
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -71,14 +72,37 @@ func ParseReply(line []byte) (Reply, error) {
 	if body[1] != ',' {
 		return r, fmt.Errorf("%w: a reply line %q without a comma after its letter", ErrGarbage, line)
 	}
-	for _, f := range bytes.Split(body[2:], []byte(",")) {
-		v, err := strconv.ParseInt(string(f), 10, 16)
-		if err != nil || len(f) == 0 || f[0] == '+' {
+	r.Values = make([]int, 0, bytes.Count(body, []byte(","))) // one allocation
+	for f := range bytes.SplitSeq(body[2:], []byte(",")) {
+		v, ok := parseInt16(f)
+		if !ok {
 			return Reply{}, fmt.Errorf("%w: %q in reply line %q is not an int16", ErrGarbage, f, line)
 		}
-		r.Values = append(r.Values, int(v))
+		r.Values = append(r.Values, v)
 	}
 	return r, nil
+}
+
+// parseInt16 parses an optional '-' and decimal digits within int16.
+func parseInt16(f []byte) (int, bool) {
+	neg := len(f) > 0 && f[0] == '-'
+	if neg {
+		f = f[1:]
+	}
+	if len(f) == 0 || len(f) > 6 {
+		return 0, false
+	}
+	v := 0
+	for _, c := range f {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = 10*v + int(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, v >= math.MinInt16 && v <= math.MaxInt16
 }
 
 // Format returns the reply as the firmware sends it.
