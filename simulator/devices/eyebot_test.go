@@ -190,8 +190,9 @@ func TestEyeBotProximity(t *testing.T) {
 	if len(rd) != 24 || math.Abs(rd[0].Angle-math.Pi/24) > 1e-12 {
 		t.Fatalf("%d readings, first at %g", len(rd), rd[0].Angle)
 	}
-	// ARGoS: the foot-bot's response at the ray's length to the wall.
-	want := 0.0100527 / ((1.25/math.Cos(math.Pi/24) - 0.25) + 0.000163144)
+	// ARGoS: the foot-bot's response at the ray's length to the wall; the
+	// rays start on the LED ring, 0.255 m from the centre
+	want := 0.0100527 / ((1.25/math.Cos(math.Pi/24) - 0.255) + 0.000163144)
 	if !near(rd[0].Value, want, 1e-9) || !near(rd[23].Value, want, 1e-9) {
 		t.Errorf("front sensors read %g and %g, want %g", rd[0].Value, rd[23].Value, want)
 	}

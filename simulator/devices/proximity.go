@@ -71,7 +71,11 @@ func (p *proximity) Update() {
 	b := p.r.B()
 	sp := p.r.Space
 	z := b.Z + p.ring.Height
-	inner, outer := b.Radius, b.Radius+p.ring.Range
+	inner := b.Radius
+	if p.ring.Radius > 0 {
+		inner = p.ring.Radius
+	}
+	outer := inner + p.ring.Range
 	p.cands = sp.Nearby(b.Pos, outer, z, p.r.Body, p.cands[:0])
 	for i, d := range p.dirs {
 		v := 0.0

@@ -26,15 +26,17 @@ import (
 //     the proximity response is the foot-bot's curve;
 //   - plugins/robots/eye-bot/simulator/pointmass3d_eyebot_model.cpp: mass
 //     1 kg (the flight model lives in physics/pointmass3d).
-const (
-	eyeBotRadius           = 0.25
-	eyeBotHeight           = 0.566
+// (ARGoS writes them as float literals: 0.566f, ...)
+var (
+	eyeBotRadius           = f32(0.25)
+	eyeBotHeight           = f32(0.566)
 	eyeBotLEDRingRadius    = eyeBotRadius + 0.005
-	eyeBotLowerRing        = 0.1535
-	eyeBotUpperRing        = 0.1635
-	eyeBotLEDsPerRing      = 16
+	eyeBotLowerRing        = f32(0.1535)
+	eyeBotUpperRing        = f32(0.1635)
 	eyeBotSensorRingHeight = eyeBotUpperRing
 )
+
+const eyeBotLEDsPerRing = 16
 
 // EyeBot is the eye-bot model. It has no wheels: its Axle is a nominal
 // value only so that Robot.SetWheels, which the simulator calls to stop
@@ -43,7 +45,8 @@ var EyeBot = &RobotModel{
 	Type: "eye-bot", Radius: eyeBotRadius, Height: eyeBotHeight, Mass: 1,
 	Axle: 2 * eyeBotRadius,
 	Proximity: ProximityRing{
-		Tag: ci.TagEyeBotProximity, Angles: footBotProximityAngles(), Range: 3, Height: eyeBotSensorRingHeight,
+		// the rays start on the LED ring, 5 mm out of the body
+		Tag: ci.TagEyeBotProximity, Angles: footBotProximityAngles(), Radius: eyeBotLEDRingRadius, Range: 3, Height: eyeBotSensorRingHeight,
 		Response: FootBotProximityResponse,
 	},
 	LEDs:      2*eyeBotLEDsPerRing + 1,

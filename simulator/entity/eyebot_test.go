@@ -12,8 +12,9 @@ import (
 
 func TestEyeBotModel(t *testing.T) {
 	m := entity.EyeBot
-	// ARGoS 3's eyebot_entity.cpp and pointmass3d_eyebot_model.cpp.
-	if m.Type != "eye-bot" || m.Radius != 0.25 || m.Height != 0.566 || m.Mass != 1 {
+	// ARGoS 3's eyebot_entity.cpp and pointmass3d_eyebot_model.cpp, float
+	// literals in single precision
+	if m.Type != "eye-bot" || m.Radius != 0.25 || m.Height != f32(0.566) || m.Mass != 1 {
 		t.Errorf("geometry %+v", m)
 	}
 	if m.LEDs != 33 || len(m.LEDMounts) != 33 {
@@ -21,19 +22,20 @@ func TestEyeBotModel(t *testing.T) {
 	}
 	for i, mt := range m.LEDMounts[:32] {
 		wantA := ci.NormalizeAngle(math.Pi/16 + float64(i%16)*math.Pi/8)
-		wantH := 0.1535
+		wantH := f32(0.1535)
 		if i >= 16 {
-			wantH = 0.1635
+			wantH = f32(0.1635)
 		}
 		if math.Abs(mt.Angle-wantA) > 1e-12 || mt.Radius != 0.255 || mt.Height != wantH {
 			t.Errorf("LED %d at %+v, want angle %g radius 0.255 height %g", i, mt, wantA, wantH)
 		}
 	}
-	if p := m.Proximity; p.Tag != ci.TagEyeBotProximity || len(p.Angles) != 24 || p.Range != 3 || p.Height != 0.1635 ||
+	// the rays start on the LED ring, 0.255 m from the centre
+	if p := m.Proximity; p.Tag != ci.TagEyeBotProximity || len(p.Angles) != 24 || p.Range != 3 || p.Height != f32(0.1635) || p.Radius != 0.255 ||
 		math.Abs(p.Angles[0]-math.Pi/24) > 1e-12 || p.Response(0.5) != entity.FootBotProximityResponse(0.5) {
 		t.Errorf("proximity ring %+v", p)
 	}
-	if l := m.Light; l.Tag != ci.TagEyeBotLight || len(l.Angles) != 24 || l.Height != 0.1635 {
+	if l := m.Light; l.Tag != ci.TagEyeBotLight || len(l.Angles) != 24 || l.Height != f32(0.1635) {
 		t.Errorf("light ring %+v", l)
 	}
 	if m.RAB.Range != 3 || m.RAB.DataSize != 10 {
@@ -63,7 +65,7 @@ func TestParseEyeBot(t *testing.T) {
 	}
 	b := s.Body
 	if s.Robot != entity.EyeBot || s.ControllerID != "ebc" || !s.Posed || !b.Movable || b.Type != "eye-bot" ||
-		b.Radius != 0.25 || b.Height != 0.566 || b.Pos != (ci.Vector2{X: 0.4, Y: 2.3}) || b.Z != 0.25 ||
+		b.Radius != 0.25 || b.Height != f32(0.566) || b.Pos != (ci.Vector2{X: 0.4, Y: 2.3}) || b.Z != 0.25 ||
 		math.Abs(b.Yaw-math.Pi/4) > 1e-12 || b.Flight != nil {
 		t.Errorf("spec %+v body %+v", s, b)
 	}

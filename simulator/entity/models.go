@@ -42,12 +42,13 @@ type RobotModel struct {
 }
 
 // ProximityRing is a ring of infrared proximity sensors: one ray per
-// sensor, starting at the body's edge, Range long, Height above the
-// robot's bottom, along Angles (radians counter-clockwise from the front,
-// in the model's reading order).
+// sensor, starting Radius from the robot's centre (0: at the body's edge),
+// Range long, Height above the robot's bottom, along Angles (radians
+// counter-clockwise from the front, in the model's reading order).
 type ProximityRing struct {
 	Tag      string
 	Angles   []float64
+	Radius   float64
 	Range    float64
 	Height   float64
 	Response func(d float64) float64
