@@ -26,6 +26,7 @@ import (
 //     the proximity response is the foot-bot's curve;
 //   - plugins/robots/eye-bot/simulator/pointmass3d_eyebot_model.cpp: mass
 //     1 kg (the flight model lives in physics/pointmass3d).
+//
 // (ARGoS writes them as float literals: 0.566f, ...)
 var (
 	eyeBotRadius           = f32(0.25)
