@@ -3,14 +3,19 @@
 // dynamics2d uses).
 //
 // The model is ARGoS's: a wheeled robot is a rigid disc dragged toward the
-// velocity its wheels ask for (forward speed along its heading, angular
-// speed (v_r - v_l)/axle) by a constraint whose impulse is bounded by a
-// maximum force and torque, exactly what ARGoS builds with a pivot joint
-// and a gear joint (max bias 0) to a control body; movable boxes and
-// cylinders are dragged toward rest by the same constraint, which models
-// their friction on the floor; walls and fixed objects are static shapes.
-// Two bodies touch only where their height ranges meet (a robot passes
-// under a raised bar), as in the space's queries.
+// velocity its wheels ask for (forward speed along its heading at the start
+// of the tick, angular speed (v_r - v_l)/axle) by a constraint whose
+// impulse is bounded by a maximum force and torque, exactly what ARGoS
+// builds with a pivot joint and a gear joint (max bias 0) to a control
+// body; movable boxes and cylinders are dragged toward rest by the same
+// constraint, which models their friction on the floor; walls and fixed
+// objects are static shapes. Masses, moments of inertia (2 m r² for
+// discs), friction (0.7 between mobile shapes, 0.1 on static ones), the
+// collision slop and the contact points are ARGoS's, and the foot-bot's
+// gripper body is folded into its base; fidelity/traces compares the
+// engine with ARGoS 3's own traces. Two bodies touch only where their
+// height ranges meet (a robot passes under a raised bar), as in the
+// space's queries.
 // Each tick runs `iterations` (default 10) space steps of tick/iterations,
 // with `iterations` solver iterations each, as ARGoS does.
 //
@@ -20,7 +25,8 @@
 // touches nothing is moved by its drive constraint alone. The engine keeps
 // such bodies out of the cp space and integrates them with the very same
 // impulse arithmetic cp would apply (warm-started, clamped, same sub-step
-// order), in parallel chunks; only the bodies that may touch something
+// order, so that both give the same numbers bit for bit), in parallel
+// chunks; only the bodies that may touch something
 // during the coming tick (another body or a wall within the distance both
 // can travel in one tick) are stepped by cp. A body moves between the two
 // sets on the coordinating goroutine of the engine, in a fixed order, so

@@ -19,14 +19,14 @@ func init() {
 		New)
 }
 
-// Contact properties of the shapes (ARGoS's values for robots; static
-// shapes grip a little less so robots slide along walls).
+// Contact friction coefficients of the shapes, ARGoS's: robots and
+// movable objects grip (0.7); walls and other static shapes have little
+// friction (0.1), so that a robot pressed against a wall slides along it.
+// cp multiplies the coefficients of the two shapes of a contact: 0.49
+// between two robots, 0.07 between a robot and a wall.
 const (
 	mobileFriction = 0.7
-	staticFriction = 0.7
-	// collisionSlop is the overlap cp tolerates without pushing bodies
-	// apart, in metres. cp's default (0.1) assumes pixels.
-	collisionSlop = 0.0005
+	staticFriction = 0.1
 )
 
 // Engine is a dynamics2d engine. Build it with New.
@@ -52,6 +52,9 @@ type Engine struct {
 	// forceCP hands every body to cp, never to the free integrator. Tests
 	// set it (export_test.go) to compare both paths.
 	forceCP bool
+	// contacts is cp's handler for every pair of shapes: midContacts, and
+	// meetVertically once heights is set.
+	contacts *cp.CollisionHandler
 	// heights: a body off the floor was added, and cp checks the height
 	// ranges of touching bodies (see meetVertically).
 	heights bool
@@ -104,7 +107,8 @@ func New(n *config.Node, env physics.Env) (physics.Engine, error) {
 	}
 	e.cps = cp.NewSpace()
 	e.cps.Iterations = uint(it)
-	e.cps.SetCollisionSlop(collisionSlop)
+	e.contacts = e.cps.NewCollisionHandler(0, 0)
+	e.contacts.PreSolveFunc = midContacts
 	switch idx := n.StringOr("spatial_index", "bbtree"); idx {
 	case "bbtree":
 	case "hash":
@@ -161,11 +165,11 @@ func (e *Engine) AddStatic(i int) error {
 
 // checkHeights installs meetVertically once a body that is off the floor
 // joins the engine. Bodies standing on the floor all meet vertically, and
-// a collision handler costs cp a few allocations per contact and step.
+// a call for every new contact is then not needed.
 func (e *Engine) checkHeights(b *space.Body) {
 	if b.Z != 0 && !e.heights {
 		e.heights = true
-		e.cps.NewCollisionHandler(0, 0).BeginFunc = e.meetVertically
+		e.contacts.BeginFunc = e.meetVertically
 	}
 }
 
@@ -178,6 +182,30 @@ func (e *Engine) meetVertically(arb *cp.Arbiter, _ *cp.Space, _ any) bool {
 	sa, sb := arb.Shapes()
 	a, b := &e.sp.Bodies[sa.UserData.(int)], &e.sp.Bodies[sb.UserData.(int)]
 	return !(a.Z > b.Top() || b.Z > a.Top())
+}
+
+// midContacts is cp's pre-solve callback for every contact: it puts both
+// points of each contact in the middle of the overlap, where ARGoS's
+// Chipmunk (6.0) places its single contact point. cp (a port of Chipmunk
+// 7) puts them on each shape's surface instead, so that friction acts a
+// little farther from the centres: two e-pucks turning against each other
+// then slide 0.3 mm/s differently than in ARGoS, enough to make a crowd
+// diverge within seconds. Chipmunk 6 takes a polygon's vertex as the point
+// of a polygon-polygon contact; the middle is within half the overlap of it.
+//
+// With both points equal, cp sees no penetration depth (it measures it
+// between the points), so contacts never push overlapping bodies apart.
+// Neither do ARGoS's: Chipmunk leaves overlaps below the collision slop
+// (0.1 m) alone, and bodies never overlap that much.
+func midContacts(arb *cp.Arbiter, _ *cp.Space, _ any) bool {
+	set := arb.ContactPointSet()
+	for i := 0; i < set.Count; i++ {
+		p := &set.Points[i]
+		mid := p.PointA.Add(p.PointB).Mult(0.5)
+		p.PointA, p.PointB = mid, mid
+	}
+	arb.SetContactPointSet(&set)
+	return true
 }
 
 func boxVerts(h ci.Vector2) [4]cp.Vector {
@@ -202,12 +230,19 @@ func (e *Engine) Add(i int) error {
 	var moment float64
 	switch b.Shape {
 	case space.Disc:
-		moment = cp.MomentForCircle(b.Mass, 0, b.Radius, cp.Vector{})
+		// ARGoS passes the diameter where cp wants the outer radius:
+		// the moment of a ring of twice the disc's radius, 2 m r²,
+		// four times a uniform disc's.
+		moment = cp.MomentForCircle(b.Mass, 0, 2*b.Radius, cp.Vector{})
 	case space.Box:
 		moment = cp.MomentForBox(b.Mass, 2*b.Half.X, 2*b.Half.Y)
 		o.spin = b.Radius - math.Min(b.Half.X, b.Half.Y)
 	}
-	o.cpb = cp.NewBody(b.Mass, moment)
+	mass := b.Mass
+	if m, i := secondBody(b, moment); m > 0 {
+		mass, moment = mass+m, moment+i
+	}
+	o.cpb = cp.NewBody(mass, moment)
 	switch b.Shape {
 	case space.Disc:
 		o.shape = cp.NewCircle(o.cpb, b.Radius, cp.Vector{})
@@ -221,7 +256,7 @@ func (e *Engine) Add(i int) error {
 	e.checkHeights(b)
 	o.drive = drive{
 		body: o.cpb, maxF: b.MaxForce, maxT: b.MaxTorque,
-		mass: b.Mass, inert: moment, mInv: 1 / b.Mass, iInv: 1 / moment,
+		mass: mass, inert: moment, mInv: 1 / mass, iInv: 1 / moment,
 	}
 	// The drive's other body is a static anchor of the object's own: not
 	// cp's static body, which holds the walls (cp would walk every drive
@@ -239,6 +274,22 @@ func (e *Engine) Add(i int) error {
 	e.objs = append(e.objs, o)
 	e.bodies = append(e.bodies, i)
 	return nil
+}
+
+// secondBody returns the mass and moment of inertia of the second body
+// that ARGoS's dynamics2d model of b's robot type joins to the first one,
+// or zeros. The foot-bot's gripper and turret are such a body: a
+// twentieth of the robot's mass, held at the robot's centre by a pivot
+// joint of unbounded force, and the moment of the robot's own body (ARGoS
+// computes it with the robot's mass), turned with it by a gear joint of
+// the drive's torque. The engine folds it into the robot's body: the
+// drive then accelerates 1.68 kg, and a foot-bot starting at 10 cm/s
+// covers 8.893 mm in its first tick of motion, as in ARGoS.
+func secondBody(b *space.Body, moment float64) (mass, inertia float64) {
+	if b.Type == "foot-bot" {
+		return b.Mass / 20, moment
+	}
+	return 0, 0
 }
 
 // Remove implements physics.Engine.
@@ -372,10 +423,10 @@ func (e *Engine) reach(o *object, dt float64) float64 {
 }
 
 func (e *Engine) stepCP(sub float64) {
+	for _, o := range e.cpList {
+		e.setTarget(o, o.cpb.Angle())
+	}
 	for s := 0; s < e.iterations; s++ {
-		for _, o := range e.cpList {
-			e.setTarget(o, o.cpb.Angle())
-		}
 		e.cps.Step(sub)
 	}
 	for _, o := range e.cpList {
@@ -384,8 +435,10 @@ func (e *Engine) stepCP(sub float64) {
 	}
 }
 
-// setTarget points the drive's target velocity along the body's current
-// heading, as ARGoS updates its control body before every space step.
+// setTarget points the drive's target velocity along the body's heading
+// at the start of the tick. As in ARGoS, the target keeps that direction
+// through the tick's sub-steps while the body turns: on an arc the body
+// moves along the chord's start direction, not along the arc.
 func (e *Engine) setTarget(o *object, angle float64) {
 	b := &e.sp.Bodies[o.body]
 	s, c := math.Sincos(angle)
@@ -398,8 +451,8 @@ func (e *Engine) setTarget(o *object, angle float64) {
 // solve the drive constraint (warm start plus `iterations` iterations).
 func (e *Engine) stepFree(o *object, sub, coef float64) {
 	d := &o.drive
+	e.setTarget(o, o.a)
 	for s := 0; s < e.iterations; s++ {
-		e.setTarget(o, o.a)
 		o.p = o.p.Add(o.v.Mult(sub))
 		o.a += o.w * sub
 		d.preStep(sub)

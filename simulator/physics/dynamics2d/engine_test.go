@@ -86,9 +86,8 @@ func TestFreeMatchesCP(t *testing.T) {
 				if math.Abs(a.AngVel-omega) > 1e-3 || math.Abs(a.Vel.Length()-math.Abs(v)) > 1e-3 {
 					limited++
 				}
-				d := a.diff(b)
-				worst = max(worst, d)
-				if d > 1e-9 {
+				worst = max(worst, a.diff(b))
+				if a != b {
 					t.Fatalf("tick %d: free %v\n                cp %v", k+1, a, b)
 				}
 			}
@@ -126,7 +125,7 @@ func TestFreeMatchesCPVaryingTick(t *testing.T) {
 			w.eng.Commit(w.run)
 			w.sp.Reindex()
 		}
-		if d := free.state(0).diff(forced.state(0)); d > 1e-9 {
+		if free.state(0) != forced.state(0) {
 			t.Fatalf("tick %d (dt %g): free %v\n                      cp %v", k+1, dt, free.state(0), forced.state(0))
 		}
 		if a, b := free.state(0), ref.state(0); a != b {
@@ -171,9 +170,9 @@ func TestFreeCPTransition(t *testing.T) {
 		} else if wasCP {
 			wasFree = true
 		}
-		d := free.state(ids[0]).diff(forced.state(ids[1]))
-		worst = max(worst, d)
-		if d > 1e-6 {
+		a, b := free.state(ids[0]), forced.state(ids[1])
+		worst = max(worst, a.diff(b))
+		if a != b {
 			t.Fatalf("tick %d: free/cp %v\n             cp only %v", k+1, free.state(ids[0]), forced.state(ids[1]))
 		}
 	}

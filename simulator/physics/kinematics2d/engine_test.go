@@ -10,6 +10,7 @@ import (
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/physics"
 	"github.com/argosgo/argos/simulator/physics/kinematics2d"
+	"github.com/argosgo/argos/simulator/physics/physicstest"
 	"github.com/argosgo/argos/simulator/space"
 )
 
@@ -223,5 +224,15 @@ func TestAttributeErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "k.argos:") || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v; want one at k.argos:LINE mentioning %s", attrs, err, want)
 		}
+	}
+}
+
+// TestConformance runs the checks every engine passes (physicstest), with
+// one sub-step per tick (the default) and with several.
+func TestConformance(t *testing.T) {
+	for _, attrs := range []string{``, `iterations="4"`} {
+		t.Run("attrs="+attrs, func(t *testing.T) {
+			physicstest.TestEngine(t, func(sp *space.Space) physics.Engine { return newEngine(t, sp, attrs) })
+		})
 	}
 }
