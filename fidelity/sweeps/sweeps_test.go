@@ -19,6 +19,7 @@ import (
 	"github.com/argosgo/argos/simulator"
 	_ "github.com/argosgo/argos/simulator/devices"
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
+	_ "github.com/argosgo/argos/simulator/physics/pointmass3d"
 )
 
 // tolerance is how far a reading (and its angle) may be from ARGoS 3's.
@@ -82,10 +83,24 @@ func readTable(path string) ([]row, error) {
 }
 
 // runSweep runs testdata/name.argos unchanged with the given thread count
-// and returns the table the pose_sweep loop functions wrote.
+// and returns the readings table the pose_sweep loop functions wrote.
 func runSweep(t testing.TB, name string, threads int) []row {
 	t.Helper()
 	dir := t.TempDir()
+	runSweepThreads(t, name, dir, threads)
+	rows, err := readTable(filepath.Join(dir, name+".tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// runSweepInto runs testdata/name.argos unchanged, its table written in
+// dir.
+func runSweepInto(t testing.TB, name, dir string) { runSweepThreads(t, name, dir, 0) }
+
+func runSweepThreads(t testing.TB, name, dir string, threads int) {
+	t.Helper()
 	exp, err := config.Load(filepath.Join("testdata", name+".argos"))
 	if err != nil {
 		t.Fatal(err)
@@ -100,11 +115,6 @@ func runSweep(t testing.TB, name string, threads int) []row {
 	if err := sim.Close(); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := readTable(filepath.Join(dir, name+".tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }
 
 // diff is how two tables compare.
@@ -159,5 +169,20 @@ func TestSweepsMatchARGoS3(t *testing.T) {
 					d.over, tolerance, d.value, d.worst.tick, d.worst.sensor, d.worst.index, d.ours, d.worst.value, d.angle)
 			}
 		})
+	}
+}
+
+// Same table whatever the thread count.
+func TestSweepsIndependentOfThreads(t *testing.T) {
+	for _, name := range []string{"footbot_proximity_robot", "footbot_light"} {
+		a, b := runSweep(t, name, 0), runSweep(t, name, 2)
+		if len(a) != len(b) {
+			t.Fatalf("%s: %d rows with no extra thread, %d with 2", name, len(a), len(b))
+		}
+		for k := range a {
+			if a[k] != b[k] {
+				t.Fatalf("%s: row %d is %+v with no extra thread, %+v with 2", name, k+2, a[k], b[k])
+			}
+		}
 	}
 }
