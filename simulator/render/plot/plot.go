@@ -253,6 +253,8 @@ func label(v float64) string {
 	if a := math.Abs(v); a >= 1e5 || a < 1e-3 {
 		return strconv.FormatFloat(v, 'g', 3, 64)
 	}
+	// 12 significant digits: 3 steps of 0.1 read 0.3, not 0.30000000000000004
+	v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
