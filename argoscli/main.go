@@ -236,6 +236,9 @@ func (s *seedFlag) Set(v string) error {
 }
 
 func runExperiment(ctx context.Context, file string, opt simulator.Options, log *logrus.Logger, outs *outputs) (err error) {
+	if isGridExperiment(file) {
+		return runGrid(ctx, file, opt, log, outs)
+	}
 	start := time.Now()
 	exp, err := config.Load(file)
 	if err != nil {

@@ -56,7 +56,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	used := map[string]int{}
-	for _, c := range plot.Metrics(rows) {
+	for _, c := range append(plot.Metrics(rows), plot.Histograms(rows)...) {
 		name := fileName(c.Title)
 		if n := used[name]; n > 0 {
 			name = fmt.Sprintf("%s_%d", name, n+1)

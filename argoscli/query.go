@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/gridworld"
 	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/simulator/devices"
 	"github.com/argosgo/argos/simulator/entity"
@@ -41,6 +42,7 @@ func sections() []section {
 		sectionOf("media", simulator.Media),
 		sectionOf("visualizations", simulator.Visualizations),
 		sectionOf("user functions", simulator.UserFunctionsTypes),
+		sectionOf("grid programs", gridworld.Programs),
 	}
 }
 
