@@ -9,11 +9,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/sweep"
+	"github.com/sirupsen/logrus"
 )
 
 const sweepUsage = `usage: argos sweep SPEC.yaml [--out DIR] [--jobs N] [--slurm [--partition P --time T --mem M --array-limit K]]
@@ -40,6 +43,14 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 			return sweepTask(args[1:], stdout, stderr)
 		case "evolve":
 			return sweepEvolve(args[1:], stdout, stderr)
+		case "worker":
+			// the sweep's own runner (see sweep.ServeWorker): requests on
+			// stdin, replies on stdout
+			if err := sweep.ServeWorker(os.Stdin, stdout, runWork); err != nil {
+				fmt.Fprintln(stderr, "argos", err)
+				return 1
+			}
+			return 0
 		}
 	}
 	fs := flag.NewFlagSet("argos sweep", flag.ContinueOnError)
@@ -49,6 +60,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opt.Out, "out", "", "the sweep folder (default: SPEC's name with _sweep, in the working directory)")
 	fs.IntVar(&opt.Jobs, "jobs", 0, "runs at once (default: the number of cores)")
 	fs.BoolVar(&opt.RetryFailed, "retry-failed", false, "run the failed cells again")
+	fs.BoolVar(&opt.FreshProcess, "fresh", false, "run every cell in a new argos process (default: each worker process runs cell after cell)")
 	fs.DurationVar(&opt.Timeout, "timeout", 0, "stop a run that takes longer than this and record it as failed (0: no limit)")
 	fs.StringVar(&opt.ProgressMode, "progress", "auto", "progress report: auto (a bar on a terminal, lines otherwise), bar, log, off")
 	fs.DurationVar(&opt.ProgressEvery, "progress-every", 10*time.Second, "interval of the progress lines")
@@ -266,5 +278,54 @@ func sweepEvolve(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "argos sweep evolve: best fitness %.4g; the best genome is in %s, an experiment running it in %s\n",
 		ev.BestFitness, filepath.Join(opt.Out, "best.dat"), filepath.Join(opt.Out, "best.argos"))
+	return 0
+}
+
+// runWork runs one experiment of a sweep worker: the command line of a
+// sweep.WorkRequest (-z -c FILE --out DIR --progress off [--threads N]),
+// the way Run runs it, with Run's exit statuses.
+func runWork(args []string, _, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "argos: internal error: %v\n%s\n", r, debug.Stack())
+			code = 2
+		}
+	}()
+	fs := flag.NewFlagSet("argos", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		file     string
+		headless bool
+		threads  int
+	)
+	fs.StringVar(&file, "c", "", "")
+	fs.BoolVar(&headless, "z", false, "")
+	fs.IntVar(&threads, "threads", -1, "")
+	outs := &outputs{args: append([]string{"argos"}, args...), stderr: stderr}
+	outs.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	if err := outs.check(headless); err != nil {
+		fmt.Fprintf(stderr, "argos: %v\n", err)
+		return 1
+	}
+	log := logrus.New()
+	log.SetOutput(stderr)
+	log.SetLevel(logrus.InfoLevel)
+	opt := simulator.Options{Logger: log, Headless: headless}
+	if threads >= 0 {
+		opt.Threads = &threads
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := runExperiment(ctx, file, opt, log, outs); err != nil {
+		if errors.Is(err, errInterrupted) {
+			fmt.Fprintln(stderr, "argos: interrupted; results of the ticks done are written")
+			return 130
+		}
+		fmt.Fprintf(stderr, "argos: %v\n", err)
+		return 1
+	}
 	return 0
 }

@@ -67,6 +67,11 @@ type Options struct {
 	Progress      io.Writer
 	ProgressMode  string
 	ProgressEvery time.Duration
+	// FreshProcess runs every cell in a new process (argos -c CELL); by
+	// default each of the Jobs workers is one argos process (argos sweep
+	// worker) running cell after cell, and a worker that dies is replaced,
+	// its run recorded as failed.
+	FreshProcess bool
 	// RetryFailed runs failed cells again instead of keeping their error.
 	RetryFailed bool
 	// Timeout stops a run that takes longer (0: no limit); it is then
@@ -220,8 +225,14 @@ func RunCells(ctx context.Context, p *Plan, cells []int, opt Options) (Summary, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var slot *worker
+			defer func() {
+				if slot != nil {
+					slot.stop()
+				}
+			}()
 			for i := range next {
-				r, err := runCell(ctx, p, i, opt)
+				r, err := runCell(ctx, p, i, opt, &slot)
 				mu.Lock()
 				switch {
 				case err != nil && ctx.Err() != nil:
@@ -246,7 +257,9 @@ feed:
 		select {
 		case next <- i:
 		case <-ctx.Done():
+			mu.Lock()
 			sum.Left += len(todo) - k
+			mu.Unlock()
 			break feed
 		}
 	}
@@ -265,7 +278,7 @@ var loopRe = regexp.MustCompile(`ran (\d+) ticks \([^)]*\) in ([0-9.]+) s`)
 // runCell runs one cell in a process of its own. It returns an error only
 // when the run could not be made or was interrupted; a run that fails is
 // a Result with Status "failed".
-func runCell(ctx context.Context, p *Plan, i int, opt Options) (Result, error) {
+func runCell(ctx context.Context, p *Plan, i int, opt Options, slot **worker) (Result, error) {
 	dir := RunDir(opt.Out, i)
 	file := CellFile(opt.Out, i)
 	exp, err := os.ReadFile(file)
@@ -278,38 +291,22 @@ func runCell(ctx context.Context, p *Plan, i int, opt Options) (Result, error) {
 	}
 	absFile, _ := filepath.Abs(file)
 	absDir, _ := filepath.Abs(dir)
-	args := []string{"-z", "-c", absFile, "--out", absDir, "--progress", "off"}
-	if p.Threads != nil {
-		args = append(args, "--threads", strconv.Itoa(*p.Threads))
-	}
-	runCtx := ctx
-	if opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, opt.Timeout)
-		defer cancel()
-	}
-	cmd := exec.CommandContext(runCtx, opt.Binary, args...)
-	cmd.Dir = p.WorkDir
-	cmd.Env = append(os.Environ(), opt.Env...)
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = 10 * time.Second
-	var stderr tailBuffer
-	cmd.Stderr = &stderr
+	req := WorkRequest{File: absFile, Out: absDir, Threads: p.Threads}
 	start := time.Now()
-	runErr := cmd.Run()
-	r := Result{Cell: i, Key: key, Seed: p.Cells[i].Seed, WallSeconds: time.Since(start).Seconds(), Status: "finished"}
+	r := Result{Cell: i, Key: key, Seed: p.Cells[i].Seed, Status: "finished"}
+	var runErr error
+	if opt.FreshProcess {
+		r.ExitCode, runErr = runFresh(ctx, p, req, opt)
+	} else {
+		r.ExitCode, runErr = runInWorker(ctx, p, req, opt, slot)
+	}
+	r.WallSeconds = time.Since(start).Seconds()
 	if ctx.Err() != nil {
 		return r, ctx.Err()
 	}
-	if cmd.ProcessState != nil {
-		r.ExitCode = cmd.ProcessState.ExitCode()
-	}
 	if runErr != nil {
 		r.Status = "failed"
-		r.Error = failure(stderr.String(), runErr)
-		if runCtx.Err() != nil {
-			r.Error = fmt.Sprintf("timed out after %s", opt.Timeout)
-		}
+		r.Error = runErr.Error()
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, record.InfoFile)); err == nil {
 		var info record.Info
@@ -327,6 +324,63 @@ func runCell(ctx context.Context, p *Plan, i int, opt Options) (Result, error) {
 	}
 	b, _ := json.MarshalIndent(r, "", "  ")
 	return r, writeAtomic(filepath.Join(dir, ResultFile), append(b, '\n'))
+}
+
+// runFresh runs a request in a process of its own; it returns the exit
+// status and, for a failed run, its error.
+func runFresh(ctx context.Context, p *Plan, req WorkRequest, opt Options) (int, error) {
+	runCtx := ctx
+	if opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, opt.Timeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(runCtx, opt.Binary, req.Args()...)
+	cmd.Dir = p.WorkDir
+	cmd.Env = append(os.Environ(), opt.Env...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	var stderr tailBuffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	code := -1
+	if cmd.ProcessState != nil {
+		code = cmd.ProcessState.ExitCode()
+	}
+	switch {
+	case err == nil:
+		return code, nil
+	case runCtx.Err() != nil && ctx.Err() == nil:
+		return code, fmt.Errorf("timed out after %s", opt.Timeout)
+	}
+	return code, errors.New(failure(stderr.String(), err))
+}
+
+// runInWorker runs a request in the goroutine's worker process, starting
+// one when there is none (or the last one died).
+func runInWorker(ctx context.Context, p *Plan, req WorkRequest, opt Options, slot **worker) (int, error) {
+	if *slot == nil {
+		w, err := startWorker(p, opt)
+		if err != nil {
+			return -1, err
+		}
+		*slot = w
+	}
+	w := *slot
+	rep, err := w.do(ctx, req, opt.Timeout)
+	switch {
+	case errors.Is(err, errTimeout):
+		w.stop()
+		*slot = nil
+		return -1, fmt.Errorf("timed out after %s", opt.Timeout)
+	case err != nil:
+		msg := w.death()
+		*slot = nil
+		return -1, errors.New(msg)
+	case rep.Code != 0:
+		return rep.Code, errors.New(failure(rep.Stderr, fmt.Errorf("exit status %d", rep.Code)))
+	}
+	return 0, nil
 }
 
 // failure picks the message of a failed run from its stderr: argos's own

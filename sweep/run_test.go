@@ -247,3 +247,33 @@ func parquetRows(b []byte) (int64, error) {
 	}
 	return f.NumRows(), nil
 }
+
+// A run that never ends is stopped at the timeout and recorded as failed;
+// its worker process is replaced and the next runs go on.
+func TestTimeoutKillsOneRunOnly(t *testing.T) {
+	path := writeSpec(t, `experiment: diffusion.argos
+parameters:
+  - name: length
+    path: framework/experiment@length
+    values: [1, 0, 2]
+seeds: [1]
+metrics: [coverage, run.ticks]
+`)
+	out := t.TempDir()
+	opt := options(t, out)
+	opt.Jobs, opt.Timeout = 1, 3*time.Second
+	sum, err := sweep.Run(context.Background(), plan(t, path), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Ran != 2 || sum.Failed != 1 {
+		t.Fatalf("summary %+v, want two runs and one failure", sum)
+	}
+	r, ok := sweep.ReadResult(out, 1)
+	if !ok || r.Status != "failed" || r.Error != "timed out after 3s" {
+		t.Errorf("the endless run: %+v", r)
+	}
+	if r, _ := sweep.ReadResult(out, 2); r.Status != "finished" || r.Ticks != 20 {
+		t.Errorf("the run after it: %+v", r)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	_ "github.com/argosgo/argos/controllers/fixed_wheels"
 	_ "github.com/argosgo/argos/controllers/flocking"
 	_ "github.com/argosgo/argos/controllers/footbot_manualcontrol"
+	_ "github.com/argosgo/argos/controllers/footbot_nn"
 	_ "github.com/argosgo/argos/controllers/foraging"
 	_ "github.com/argosgo/argos/controllers/gripping"
 	_ "github.com/argosgo/argos/controllers/prey_retrieval"

@@ -14,6 +14,7 @@ import (
 	_ "github.com/argosgo/argos/loop_functions/foraging"
 	_ "github.com/argosgo/argos/loop_functions/id"
 	_ "github.com/argosgo/argos/loop_functions/manualcontrol"
+	_ "github.com/argosgo/argos/loop_functions/phototaxis"
 	_ "github.com/argosgo/argos/loop_functions/pose_sweep"
 	_ "github.com/argosgo/argos/loop_functions/prey_retrieval"
 	_ "github.com/argosgo/argos/loop_functions/trace"
