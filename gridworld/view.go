@@ -88,10 +88,12 @@ type View[V, M any] struct {
 	lin     []int32 // per offset: its vertex minus the agent's, inside the grid
 	mapping []int32 // the vertices of the agent's local mapping, when mapped
 	mapped  bool
+	states  []V // their states, when copied
+	copied  bool
 }
 
 func (v *View[V, M]) set(k int, here, id int32) {
-	v.k, v.here, v.id, v.xyz, v.mapped = k, here, id, false, false
+	v.k, v.here, v.id, v.xyz, v.mapped, v.copied = k, here, id, false, false, false
 }
 
 // own returns the agents on the agent's vertex: the run of equal
@@ -164,11 +166,16 @@ func (v *View[V, M]) At(o Offset) (int32, bool) {
 // With VertexOf, CountOf and MessagesOf it is the fast way through the
 // whole local mapping.
 func (v *View[V, M]) Mapping() []int32 {
-	if v.mapped {
-		return v.mapping
+	if !v.mapped {
+		v.fill()
 	}
+	return v.mapping
+}
+
+// fill computes the vertices of the local mapping.
+func (v *View[V, M]) fill() {
 	v.coords()
-	m := v.mapping[:len(v.offsets)]
+	m := v.mapping
 	if v.inner {
 		for i, d := range v.lin {
 			m[i] = v.here + d
@@ -183,17 +190,35 @@ func (v *View[V, M]) Mapping() []int32 {
 		}
 	}
 	v.mapped = true
-	return m
+}
+
+// States returns copies of the states of the vertices of the local
+// mapping, in the order of Offsets, the zero V for offsets off a bounded
+// grid (Mapping says which). It is the fastest way to scan the local
+// mapping.
+func (v *View[V, M]) States() []V {
+	if !v.copied {
+		m := v.Mapping()
+		var zero V
+		for i, u := range m {
+			if u >= 0 {
+				v.states[i] = v.vert[u]
+			} else {
+				v.states[i] = zero
+			}
+		}
+		v.copied = true
+	}
+	return v.states
 }
 
 // VertexOf returns the state of the i-th vertex of the local mapping
 // (read only), nil when it is off the grid.
 func (v *View[V, M]) VertexOf(i int) *V {
-	u := v.Mapping()[i]
-	if u < 0 {
-		return nil
+	if u := v.Mapping()[i]; u >= 0 {
+		return &v.vert[u]
 	}
-	return &v.vert[u]
+	return nil
 }
 
 // CountOf returns the number of agents on the i-th vertex of the local

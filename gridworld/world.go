@@ -273,7 +273,7 @@ func New[A, V, M any](cfg Config, rules Rules[A, V, M]) (*World[A, V, M], error)
 		lin[i] = int32(o.DX) + w.t.sx*int32(o.DY) + w.t.plane*int32(o.DZ)
 	}
 	for i := range w.views {
-		w.views[i] = View[V, M]{ix: &w.ix, t: &w.t, radius: cfg.Radius, offsets: w.offsets, lin: lin, mapping: make([]int32, len(w.offsets))}
+		w.views[i] = View[V, M]{ix: &w.ix, t: &w.t, radius: cfg.Radius, offsets: w.offsets, lin: lin, mapping: make([]int32, len(w.offsets)), states: make([]V, len(w.offsets))}
 	}
 	if err := w.place(); err != nil {
 		return nil, err

@@ -69,12 +69,12 @@ func (r *Rules) Transition(a *Agent, v *view, rnd *gridworld.Rand) transition {
 	}
 	var best gridworld.Offset
 	found, dist := 0, 0
-	offs := v.Offsets()
+	offs, states := v.Offsets(), v.States()
 	for i := 1; i < len(offs); i++ {
 		if found > 0 && offs[i].Distance() > dist {
 			break
 		}
-		if x := v.VertexOf(i); x != nil && x.Demand > 0 {
+		if states[i].Demand > 0 {
 			found++
 			dist = offs[i].Distance()
 			if found == 1 || rnd.IntN(found) == 0 {
