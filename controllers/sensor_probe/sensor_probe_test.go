@@ -3,6 +3,7 @@ package sensor_probe_test
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -122,4 +123,42 @@ func TestProbeRegistered(t *testing.T) {
 	if _, err := ci.Controllers.Lookup(sensor_probe.Label); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Whatever send holds, Init neither panics nor accepts what is not a list
+// of bytes; what it accepts is broadcast as written.
+func FuzzProbeSend(f *testing.F) {
+	for _, s := range []string{"1,2,3", " 7 , 9,11 ", "", ",", "256", "-1", "1,,2", "0x10", "1,2,3,4,5,6,7,8,9,10,11", "٣"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, send string) {
+		rab := citest.NewRangeAndBearing(10)
+		robot := citest.NewRobot("tx", 1).AddActuator(ci.TagRangeAndBearing, rab)
+		c := sensor_probe.New()
+		err := c.Init(robot, ci.NewParams("send", send))
+		var want []byte
+		valid := true
+		for _, field := range strings.Split(send, ",") {
+			field = strings.TrimSpace(field)
+			if field == "" {
+				continue
+			}
+			v, perr := strconv.ParseUint(field, 10, 8)
+			if perr != nil {
+				valid = false
+				break
+			}
+			want = append(want, byte(v))
+		}
+		valid = valid && len(want) > 0 && len(want) <= 10
+		if valid != (err == nil) {
+			t.Fatalf("send=%q: error %v, want an error: %v", send, err, !valid)
+		}
+		if err == nil {
+			c.ControlStep()
+			if !slices.Equal(rab.Data[:len(want)], want) {
+				t.Fatalf("send=%q: payload %v, want %v first", send, rab.Data, want)
+			}
+		}
+	})
 }

@@ -146,4 +146,14 @@ func TestIndexFollowsTheBodies(t *testing.T) {
 	if got := s.Nearby(ci.Vector2{X: 0.2}, 0.2, 0.1, -1, nil); !slices.Equal(got, []int32{int32(fb)}) {
 		t.Errorf("Nearby the first robot = %v, want [%d]", got, fb)
 	}
+	// the sparse form reuses its memory too: a tick allocates nothing
+	if !s.mobile.Sparse() {
+		t.Fatal("two robots 6 km apart: the mobile index is not sparse")
+	}
+	if n := testing.AllocsPerRun(20, func() {
+		s.Bodies[far].Pos.X += 0.001
+		s.Reindex()
+	}); n != 0 {
+		t.Errorf("Reindex of a sparse index allocates %v times", n)
+	}
 }
