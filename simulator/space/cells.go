@@ -30,7 +30,7 @@ type Cells struct {
 	nx, ny   int // the lattice's size in cells
 	wx0, wy0 int // the window's first cell
 	wnx, wny int // the window's size in cells; 0 when there is no point
-	off      int  // wy0*wnx + wx0: row y of the dense starts begins at y*wnx - off
+	off      int // wy0*wnx + wx0: row y of the dense starts begins at y*wnx - off
 	sparse   bool
 	start    []int32  // dense: the first item of each window cell, then the end
 	keys     []uint64 // sparse: the cell key (row<<32 | column) of each item
