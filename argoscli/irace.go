@@ -103,7 +103,7 @@ func iraceTargetRunner(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cost, err := sweep.IraceRun(ctx, args[0], args[1:], sweep.Options{ProgressMode: "off"})
+	cost, err := sweep.IraceRun(ctx, args[0], args[1:], sweep.Options{ProgressMode: "off", InProcess: runWork})
 	if err != nil {
 		fmt.Fprintln(stderr, "argos", err)
 		return 1

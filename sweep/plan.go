@@ -130,6 +130,13 @@ func NewPlan(s *Spec) (*Plan, error) {
 			return nil, err
 		}
 	}
+	if s.Design == "grid" {
+		for _, par := range s.Parameters {
+			if len(par.Values) == 0 {
+				return nil, &Error{File: s.File, Line: par.Line, Msg: fmt.Sprintf("parameter %q: a range without step: or count: has no values for a grid; add step: or count:, or use design: random (argos irace takes it as it is)", par.Name)}
+			}
+		}
+	}
 	p := &Plan{Spec: s.File, Experiment: s.Experiment, Threads: s.Threads, Metrics: s.Metrics, spec: s}
 	if abs, err := filepath.Abs(s.File); err == nil {
 		p.Spec = abs

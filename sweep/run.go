@@ -72,6 +72,10 @@ type Options struct {
 	// worker) running cell after cell, and a worker that dies is replaced,
 	// its run recorded as failed.
 	FreshProcess bool
+	// InProcess, when set, runs the cells in this process with the given
+	// argos command (argoscli's), for a process that is itself one run
+	// (irace's target-runner).
+	InProcess func(args []string, stdout, stderr io.Writer) int
 	// RetryFailed runs failed cells again instead of keeping their error.
 	RetryFailed bool
 	// Timeout stops a run that takes longer (0: no limit); it is then
@@ -295,9 +299,15 @@ func runCell(ctx context.Context, p *Plan, i int, opt Options, slot **worker) (R
 	start := time.Now()
 	r := Result{Cell: i, Key: key, Seed: p.Cells[i].Seed, Status: "finished"}
 	var runErr error
-	if opt.FreshProcess {
+	switch {
+	case opt.InProcess != nil:
+		var stderr tailBuffer
+		if r.ExitCode = opt.InProcess(req.Args(), io.Discard, &stderr); r.ExitCode != 0 {
+			runErr = errors.New(failure(stderr.String(), fmt.Errorf("exit status %d", r.ExitCode)))
+		}
+	case opt.FreshProcess:
 		r.ExitCode, runErr = runFresh(ctx, p, req, opt)
-	} else {
+	default:
 		r.ExitCode, runErr = runInWorker(ctx, p, req, opt, slot)
 	}
 	r.WallSeconds = time.Since(start).Seconds()

@@ -956,6 +956,9 @@ func (s *Spec) count() (int, error) {
 		points = s.Samples
 	} else {
 		for _, p := range s.Parameters {
+			if len(p.Values) == 0 {
+				return 0, nil // a continuous range: NewPlan says so
+			}
 			if points > MaxCells/len(p.Values) {
 				return 0, errors.New("the grid of the parameters' values is larger than a sweep may be; use fewer values or design: random")
 			}
