@@ -295,7 +295,7 @@ func TestBrowserLooks(t *testing.T) {
 		}
 	})
 	p.run("step", chromedp.Click(chromedp.CSS("#step")))
-	p.poll("the red LED", `(argosViewer.state.F.leds[1] || [])[3] === 0xff0000`)
+	p.poll("the red LED", `argosViewer.state.F.leds[1][3] === 0xff0000`)
 	fb1, _ := poseOf(t, v, "fb1")
 	p.run("zoom on fb1", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`argosViewer.center(%g, %g, 2000)`, fb1.X, fb1.Y)))
 	time.Sleep(200 * time.Millisecond)
@@ -312,6 +312,19 @@ func TestBrowserLooks(t *testing.T) {
 	lx, ly = led(3)
 	if r, g, b := rgbAt(img, lx, ly); !near(r, g, b, [3]int{255, 0, 0}, 30) {
 		t.Errorf("the lit LED is (%d, %d, %d), want red", r, g, b)
+	}
+	// fb0's LEDs were never lit: they show all the same, as pale lenses
+	fb0, _ := poseOf(t, v, "fb0")
+	p.run("zoom on fb0", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`argosViewer.center(%g, %g, 2000)`, fb0.X, fb0.Y)))
+	time.Sleep(200 * time.Millisecond)
+	img = p.screenshot("web_looks_fb0.png")
+	for k := range 12 {
+		a := math.Pi/12 + float64(k)*math.Pi/6
+		rr := math.Min(0.09, 0.085*0.95) * 0.8
+		lx, ly = p.at(fb0.X+rr*math.Cos(a), fb0.Y+rr*math.Sin(a))
+		if r, g, b := rgbAt(img, lx, ly); !near(r, g, b, [3]int{0xd4, 0xd8, 0xdd}, 12) {
+			t.Errorf("fb0's LED %d, never lit, is (%d, %d, %d), want a pale lens", k, r, g, b)
+		}
 	}
 	// lights at any zoom: from far above, the lamp is still yellow
 	p.run("zoom out", chromedp.Evaluate[chromedp.Void](`argosViewer.center(0, 0, 2)`))

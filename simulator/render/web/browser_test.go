@@ -133,7 +133,10 @@ func (p *page) str(js string) string {
 
 func (p *page) poll(what, js string) {
 	p.t.Helper()
-	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+	// polled on a timer: animation frames may pause in a headless page,
+	// and a poll on them would then wait past its timeout
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(20*time.Millisecond),
+		chromedp.WithPollingTimeout(30*time.Second))); err != nil {
 		p.fail("waiting until %s (%s): %v", what, js, err)
 	}
 }

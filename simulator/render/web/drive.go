@@ -150,7 +150,10 @@ func (v *Viewer) handle(sim *simulator.Simulator, c command) {
 		ls.speed = c.Value
 	case "select":
 		if c.c != nil {
-			c.c.selected = c.ID
+			c.c.selected = ""
+			if isRobot(sim, c.ID) {
+				c.c.selected = c.ID // its panel follows the run
+			}
 		}
 		if c.ID == "" {
 			sim.SelectEntity("")
@@ -373,4 +376,14 @@ func (v *Viewer) reset(sim *simulator.Simulator) error {
 	clear(ls.moved)
 	errs = append(errs, sim.Reset())
 	return errors.Join(errs...)
+}
+
+// isRobot reports whether id names a robot of the run.
+func isRobot(sim *simulator.Simulator, id string) bool {
+	for i := 0; i < sim.NumRobots(); i++ {
+		if sim.Robot(i).ID == id {
+			return true
+		}
+	}
+	return false
 }

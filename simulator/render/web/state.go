@@ -200,6 +200,7 @@ type jsonRobot struct {
 	Type  string  `json:"type"`
 	Body  int     `json:"body"` // index in scene bodies
 	Range float64 `json:"range"`
+	LEDs  int     `json:"leds"` // how many LEDs it has
 }
 
 type jsonLight struct {
@@ -305,7 +306,7 @@ func (v *Viewer) buildScene(sim *simulator.Simulator) []byte {
 		if ri, ok := robotOfBody[h]; ok {
 			jb.Robot = len(ls.robots)
 			rb := sim.Robot(ri)
-			jr := jsonRobot{ID: rb.ID, Type: b.Type, Body: len(ls.bodies)}
+			jr := jsonRobot{ID: rb.ID, Type: b.Type, Body: len(ls.bodies), LEDs: len(rb.LEDs)}
 			if m := rb.Model; m != nil {
 				jr.Range = m.Proximity.Range
 				if _, ok := sc.Models[m.Type]; !ok {

@@ -115,7 +115,7 @@ func benchView(b *testing.B, view string) {
 	ctx, cancel := context.WithTimeout(bctx, 5*time.Minute)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.argosViewer && argosViewer.robotsDrawn() === 10000`,
-		chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
 		b.Fatal(err)
 	}
 	if view == "3d" {

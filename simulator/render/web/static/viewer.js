@@ -83,7 +83,7 @@
       tick: 0, playing: false, finished: false, driven: false, speed: 1, message: "",
       qxy: new Uint16Array(2 * M), qyaw: new Uint16Array(M), qz: new Uint16Array(M),
       pose: new Float32Array(4 * M),           // x, y, z, yaw per movable body
-      leds: new Array(R).fill(null),           // per robot: array of 0xRRGGBB (0 off)
+      leds: sc.robots.map((r) => new Array(r.leds).fill(0)), // per robot: 0xRRGGBB, 0 for off
       lit: new Int32Array(R).fill(-1),         // per robot: its first lit LED's colour, -1 for none
       spots: [], objLEDs: [], drawing: null, hasDrawing: false,
     };
@@ -104,7 +104,7 @@
     if (flags & 8) {
       if (!into) S.lastFull = buf;
       if (!F || into) F = newState(sc);
-      else { F.qxy.fill(0); F.qyaw.fill(0); F.qz.fill(0); F.leds.fill(null); F.lit.fill(-1); F.drawing = null; }
+      else { F.qxy.fill(0); F.qyaw.fill(0); F.qz.fill(0); for (const l of F.leds) l.fill(0); F.lit.fill(-1); F.drawing = null; }
     } else if (!F) return false;
     F.playing = !!(flags & 1); F.finished = !!(flags & 2); F.driven = !!(flags & 4);
     F.tick = dv.getUint32(8, true);
@@ -1119,12 +1119,15 @@
       part(ps, "cyl", 0, 0, 0.285, 0, r * 0.3, r * 0.3, 0.006, DARK);
       for (let i = 0; i < ll.length; i++) led(i, i === 12 ? r * 0.17 : r * 0.085);
     } else if (rb.type === "e-puck") {
-      for (const s of [1, -1]) part(ps, "wheel", 0, s * r * 0.78, 0.0205, 0, 0.0205, 0.0025, 0.0205, DARK);
-      part(ps, "cyl", 0, 0, 0.003, 0, r, r, 0.045, [0.78, 0.85, 0.8]);
-      part(ps, "cyl", 0, 0, 0.048, 0, r, r, 0.004, col);
-      part(ps, "cyl", 0, 0, 0.052, 0, r * 0.82, r * 0.82, 0.03, [0.85, 0.87, 0.9]);
-      part(ps, "box", r * 0.55, 0, 0.052, 0, r * 0.35, r * 0.1, 0.031, [0.96, 0.96, 0.96]);
-      for (let i = 0; i < ll.length; i++) led(i, r * 0.12);
+      // wheels through the sides of the base, the green board, the
+      // turret with the LED ring on its rim
+      for (const s of [1, -1]) part(ps, "wheel", 0, s * r * 0.8, 0.0205, 0, 0.0205, r * 0.12, 0.0205, DARK);
+      part(ps, "cyl", 0, 0, 0.003, 0, r * 0.78, r * 0.78, 0.042, [0.78, 0.85, 0.8]);
+      part(ps, "cyl", 0, 0, 0.045, 0, r, r, 0.004, col);
+      part(ps, "cyl", 0, 0, 0.049, 0, r * 0.9, r * 0.9, 0.031, [0.85, 0.87, 0.9]);
+      part(ps, "cyl", 0, 0, 0.08, 0, r * 1.2, r * 1.2, 0.003, [0.3, 0.32, 0.36]);
+      part(ps, "box", r * 0.55, 0, 0.083, 0, r * 0.35, r * 0.1, 0.002, [0.96, 0.96, 0.96]);
+      for (let i = 0; i < ll.length; i++) led(i, r * 0.1);
     } else if (rb.type === "eye-bot") {
       // a line and a shadow down to the floor show where it flies
       if (ps[2] > 0.01) add("cyl", ps[0], ps[1], 0.0008, 0, r * 0.75, r * 0.75, 0.0008, [0.6, 0.61, 0.64]);
