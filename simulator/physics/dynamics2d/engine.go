@@ -231,8 +231,8 @@ func (e *Engine) Add(i int) error {
 	switch b.Shape {
 	case space.Disc:
 		// ARGoS passes the diameter where cp wants the outer radius:
-		// the moment of a ring of twice the disc's radius, 2 m r²,
-		// four times a uniform disc's.
+		// the moment of a uniform disc of twice the radius, 2 m r²,
+		// four times this disc's.
 		moment = cp.MomentForCircle(b.Mass, 0, 2*b.Radius, cp.Vector{})
 	case space.Box:
 		moment = cp.MomentForBox(b.Mass, 2*b.Half.X, 2*b.Half.Y)
