@@ -451,9 +451,11 @@
       ctx.strokeStyle = "#22252a";
       ctx.stroke();
     }
+    // what user functions draw lies on the floor, under the robots, as in
+    // ARGoS's 3D view
+    drawUserTop(k2);
     drawRobots(k2, mx, my, Mx, My);
     drawOverlay2(k2);
-    drawUserTop(k2);
     for (const [x, y, z, c] of F.objLEDs) { // LEDs on boxes and cylinders
       ctx.fillStyle = hex(c);
       ctx.strokeStyle = "#22252a";
