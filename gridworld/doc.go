@@ -27,8 +27,9 @@
 // agent), kept sorted by vertex: after every round a parallel, stable
 // counting sort over buckets of vertices (one vertex per bucket on dense
 // grids, about one agent per bucket on sparse ones) puts the agents of
-// one vertex, and their messages and proposals, next to each other, so
-// that a vertex's agents are found in constant time.
+// one vertex, and their messages, next to each other, so that a
+// vertex's agents are found in constant time and a round handles them
+// vertex after vertex in one pass.
 //
 // Use it from Go with [New] and [World.Step] or [World.Run]:
 //

@@ -173,9 +173,12 @@ func (c *Config) Check() error {
 // safe for concurrent use; Step runs its phases in parallel itself.
 //
 // Agents are kept sorted by vertex (a stable counting sort after every
-// round), so that the agents on a vertex, their messages and their
-// proposals are contiguous: a vertex's agents and its local mapping are
-// found through an index of bucket offsets, without pointers per agent.
+// round), so that the agents on a vertex and their messages are
+// contiguous: a vertex's agents and its local mapping are found through
+// an index of bucket offsets, without pointers per agent, and a round
+// handles the agents vertex after vertex, from their transitions to the
+// location's decision and its application, in one pass. Locations write
+// their new states aside until every transition of the round is made.
 type World[A, V, M any] struct {
 	cfg   Config
 	t     topo
@@ -196,7 +199,7 @@ type World[A, V, M any] struct {
 	id, id2   []int32
 	st, st2   []A
 	msg       []M
-	prop      []Proposal[A, V]
+	vnext     []V // vertex states as the locations leave them, before they are copied back
 	vert      []V
 
 	ix      index
@@ -208,14 +211,16 @@ type World[A, V, M any] struct {
 	rands   []Rand
 	errs    []error
 	offsets []Offset
+	scratch [][]Proposal[A, V] // per chunk: the proposals of one vertex's agents
+	touched [][]int32          // per chunk: the vertices whose location decided
 	// keys of the agents' and the vertices' random streams
 	agentKK, vertexKK uint64
 	// minChunk is the fewest agents worth a goroutine of their own.
 	minChunk int
 	// the phases as method values, made once
 	fn struct {
-		messages, transitions, applied, apply, count func(c int, s span)
-		totals, offsets, scatter, inside             func(c int, s span)
+		messages, located, applied, copyBack, count func(c int, s span)
+		totals, offsets, scatter, inside            func(c int, s span)
 	}
 }
 
@@ -240,7 +245,7 @@ func New[A, V, M any](cfg Config, rules Rules[A, V, M]) (*World[A, V, M], error)
 	w.upd, _ = rules.(AgentUpdater[A, V])
 	w.fin, _ = rules.(Finisher[A, V, M])
 	w.agentKK, w.vertexKK = kindKey(cfg.Seed, kindAgent), kindKey(cfg.Seed, kindVertex)
-	w.fn.messages, w.fn.transitions, w.fn.applied, w.fn.apply, w.fn.count = w.messages, w.transitions, w.transitionsApplied, w.apply, w.count
+	w.fn.messages, w.fn.located, w.fn.applied, w.fn.copyBack, w.fn.count = w.messages, w.transitionsLocated, w.transitionsApplied, w.copyBack, w.count
 	w.fn.totals, w.fn.offsets, w.fn.scatter, w.fn.inside = w.sortTotals, w.sortOffsets, w.sortScatter, w.sortInside
 	nv := cfg.Grid.Vertices()
 	// Buckets of 2^shift consecutive vertices: as many as vertices on
@@ -255,7 +260,9 @@ func New[A, V, M any](cfg Config, rules Rules[A, V, M]) (*World[A, V, M], error)
 	w.id, w.id2 = make([]int32, w.n), make([]int32, w.n)
 	w.st, w.st2 = make([]A, w.n), make([]A, w.n)
 	if w.loc != nil {
-		w.prop = make([]Proposal[A, V], w.n)
+		w.vnext = make([]V, nv)
+		w.scratch = make([][]Proposal[A, V], w.threads)
+		w.touched = make([][]int32, w.threads)
 	}
 	if w.msgr != nil {
 		w.msg = make([]M, w.n)
@@ -425,20 +432,18 @@ func (w *World[A, V, M]) Step() error {
 			return err
 		}
 	}
-	w.split(w.n, false)
 	if w.loc == nil {
 		// no location decisions: every transition is applied as it is made
+		w.split(w.n, false)
 		if err := w.parallel(w.fn.applied); err != nil {
 			return err
 		}
 	} else {
-		if err := w.parallel(w.fn.transitions); err != nil {
-			return err
-		}
 		w.split(w.n, true)
-		if err := w.parallel(w.fn.apply); err != nil {
+		if err := w.parallel(w.fn.located); err != nil {
 			return err
 		}
+		w.parallel(w.fn.copyBack)
 	}
 	w.sort()
 	w.round++
@@ -475,23 +480,6 @@ func (w *World[A, V, M]) messages(c int, s span) {
 		v.set(k, w.pos[k], w.id[k])
 		r.resetLazy(w.agentKK, uint64(w.id[k]), w.round, phaseMessage)
 		w.msg[k] = w.msgr.Message(&w.st[k], v, r)
-	}
-}
-
-func (w *World[A, V, M]) transitions(c int, s span) {
-	v := &w.views[c]
-	r := &w.rands[c]
-	k, what := s.lo, "Transition"
-	defer w.guard(&k, &what)
-	v.round = w.round
-	v.msgs = w.msg
-	v.vert = w.vert
-	kk := w.agentKK
-	for ; k < s.hi; k++ {
-		id := w.id[k]
-		v.set(k, w.pos[k], id)
-		r.resetLazy(kk, uint64(id), w.round, phaseMove)
-		w.prop[k] = Proposal[A, V]{Transition: w.rules.Transition(&w.st[k], v, r), Agent: id}
 	}
 }
 
@@ -542,45 +530,68 @@ func (w *World[A, V, M]) transitionsApplied(c int, s span) {
 	}
 }
 
-// apply lets every vertex decide on its agents' transitions, applies the
-// accepted ones and counts the agents per bucket of their new vertex
-// for the sort.
-func (w *World[A, V, M]) apply(c int, s span) {
+// transitionsLocated runs, vertex after vertex of a chunk (chunks start
+// at a vertex's first agent), the transitions of the vertex's agents, its
+// location's decision and the application of the accepted transitions,
+// and counts the agents per bucket of their new vertex for the sort.
+// Other agents' views still read the vertex states of the round's start:
+// a location's new state goes to vnext and is copied back after the
+// phase (copyBack).
+func (w *World[A, V, M]) transitionsLocated(c int, s span) {
 	h := w.histOf(c)
+	v := &w.views[c]
 	r := &w.rands[c]
-	shift := w.ix.shift
-	pos, st, prop, next := w.pos, w.st, w.prop, w.next
-	k := s.lo
-	what := "UpdateLocation"
+	k, what := s.lo, "Transition"
 	defer w.guard(&k, &what)
+	v.round = w.round
+	v.msgs = w.msg
+	v.vert = w.vert
+	kk, vk := w.agentKK, w.vertexKK
+	shift := w.ix.shift
+	pos, id, st, next := w.pos, w.id, w.st, w.next
+	touched := w.touched[c][:0]
+	ps := w.scratch[c]
 	for k < s.hi {
-		v := pos[k]
-		g1 := k + 1
-		for g1 < s.hi && pos[g1] == v {
-			g1++
+		here := pos[k]
+		g0 := k
+		ps = ps[:0]
+		what = "Transition"
+		for ; k < s.hi && pos[k] == here; k++ {
+			i := id[k]
+			v.set(k, here, i)
+			r.resetLazy(kk, uint64(i), w.round, phaseMove)
+			ps = append(ps, Proposal[A, V]{Transition: w.rules.Transition(&st[k], v, r), Agent: i})
 		}
-		ps := prop[k:g1]
-		for i := range ps {
-			ps[i].Accept = false
-		}
-		r.resetLazy(w.vertexKK, uint64(v), w.round, 0)
-		w.loc.UpdateLocation(&w.vert[v], ps, r)
-		for ; k < g1; k++ {
-			p := &prop[k]
+		what = "UpdateLocation"
+		k = g0
+		w.vnext[here] = w.vert[here]
+		r.resetLazy(vk, uint64(here), w.round, 0)
+		w.loc.UpdateLocation(&w.vnext[here], ps, r)
+		touched = append(touched, here)
+		for j := range ps {
+			p := &ps[j]
 			if w.upd != nil {
 				what = "UpdateAgent"
 				w.upd.UpdateAgent(&st[k], p)
-				what = "UpdateLocation"
 			} else if p.Accept {
 				st[k] = p.State
 			}
-			u := v
+			u := here
 			if p.Accept && p.Move != Stay {
-				u, _ = w.t.move(v, p.Move)
+				u, _ = w.t.move(here, p.Move)
 			}
 			next[k] = u
 			h[u>>shift]++
+			k++
 		}
+	}
+	w.scratch[c], w.touched[c] = ps, touched
+}
+
+// copyBack makes the locations' new states the vertices' states.
+func (w *World[A, V, M]) copyBack(c int, _ span) {
+	for _, u := range w.touched[c] {
+		w.vert[u] = w.vnext[u]
 	}
 }
 
