@@ -234,6 +234,12 @@ func (g *Cells) Row(y, x0, x1 int) (k0, k1 int) {
 	if g.sparse {
 		return g.rowSparse(y, x0, x1)
 	}
+	return g.rowDense(y, x0, x1)
+}
+
+// rowDense is Row in the dense form; the space's hot loops call it
+// directly (Row is over the inlining budget).
+func (g *Cells) rowDense(y, x0, x1 int) (k0, k1 int) {
 	r := y*g.wnx - g.off
 	return int(g.start[r+x0]), int(g.start[r+x1+1])
 }

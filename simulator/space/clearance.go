@@ -30,7 +30,12 @@ func (s *Space) clearanceJob(c int) {
 		pad := ci.Vector2{X: maxClearance + m.r + s.maxMobileR, Y: maxClearance + m.r + s.maxMobileR}
 		x0, y0, x1, y1 := g.Span(m.pos.Sub(pad), m.pos.Add(pad))
 		for y := y0; y <= y1; y++ {
-			q0, q1 := g.Row(y, x0, x1)
+			var q0, q1 int
+			if g.sparse {
+				q0, q1 = g.rowSparse(y, x0, x1)
+			} else {
+				q0, q1 = g.rowDense(y, x0, x1)
+			}
 			for q := q0; q < q1; q++ {
 				if int(q) == k {
 					continue

@@ -25,6 +25,7 @@ type Space struct {
 	// what neighbour filters need, packed in one array so that a query
 	// reads one contiguous run per grid row instead of touching Body.
 	mitem       []mobileItem
+	mbody       []int32 // the bodies of the mobile grid, in grid order
 	staticDirty bool
 	mobileDirty bool // a mobile body was added or removed: mobileSel is stale
 	cell        float64
@@ -85,6 +86,7 @@ func New(center, size ci.Vector3) *Space {
 			i := sel[k]
 			b := &s.Bodies[i]
 			s.mitem[dest[k]] = mobileItem{pos: b.Pos, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: i}
+			s.mbody[dest[k]] = i
 		}
 	}
 	s.Reindex() // queries work (and find nothing) before the first real Reindex
@@ -164,6 +166,7 @@ func (s *Space) ReindexWith(run Runner) {
 	run.Run(chunks, s.reindexJobs.cells)
 	g.Index()
 	s.mitem = slices.Grow(s.mitem[:0], n)[:n]
+	s.mbody = resize(s.mbody, n)
 	run.Run(chunks, s.reindexJobs.items)
 	for k := len(s.clear); k < len(s.Bodies); k++ {
 		s.clear = append(s.clear, clearance{})
@@ -309,7 +312,12 @@ func (s *Space) Nearby(p ci.Vector2, r, z float64, ignore int, buf []int32) []in
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
 	x0, y0, x1, y1 := g.Span(p.Sub(pad), p.Add(pad))
 	for y := y0; y <= y1; y++ {
-		k0, k1 := g.Row(y, x0, x1)
+		var k0, k1 int
+		if g.sparse {
+			k0, k1 = g.rowSparse(y, x0, x1)
+		} else {
+			k0, k1 = g.rowDense(y, x0, x1)
+		}
 		for k := k0; k < k1; k++ {
 			m := &s.mitem[k]
 			d := m.pos.Sub(p)
@@ -349,9 +357,14 @@ func (s *Space) NearMobile(lo, hi ci.Vector2, fn func(i int) bool) {
 	g := &s.mobile
 	x0, y0, x1, y1 := g.Span(lo.Sub(r), hi.Add(r))
 	for y := y0; y <= y1; y++ {
-		k0, k1 := g.Row(y, x0, x1)
+		var k0, k1 int
+		if g.sparse {
+			k0, k1 = g.rowSparse(y, x0, x1)
+		} else {
+			k0, k1 = g.rowDense(y, x0, x1)
+		}
 		for k := k0; k < k1; k++ {
-			if !fn(int(s.mitem[k].body)) {
+			if !fn(int(s.mbody[k])) {
 				return
 			}
 		}
@@ -366,7 +379,12 @@ func (s *Space) NearMobileDisc(p ci.Vector2, r float64, fn func(i int) bool) {
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
 	x0, y0, x1, y1 := g.Span(p.Sub(pad), p.Add(pad))
 	for y := y0; y <= y1; y++ {
-		k0, k1 := g.Row(y, x0, x1)
+		var k0, k1 int
+		if g.sparse {
+			k0, k1 = g.rowSparse(y, x0, x1)
+		} else {
+			k0, k1 = g.rowDense(y, x0, x1)
+		}
 		for k := k0; k < k1; k++ {
 			m := &s.mitem[k]
 			d := m.pos.Sub(p)
