@@ -242,8 +242,20 @@ func (t *topo) move(v int32, d Dir) (int32, bool) {
 	if int(d) > 2*t.g.Dims {
 		return v, false
 	}
-	x, y, z := t.coords(v)
 	s := t.step[d]
+	if t.sz == 1 { // 2D: one division, a rarely taken branch
+		y := int32(t.divX.div(uint32(v)))
+		x := v - y*t.sx + s[0]
+		y += s[1]
+		if x < 0 || x >= t.sx || y < 0 || y >= t.sy {
+			if !t.g.Torus {
+				return v, false
+			}
+			x, y = wrap(x, t.sx), wrap(y, t.sy)
+		}
+		return x + t.sx*y, true
+	}
+	x, y, z := t.coords(v)
 	if u, ok := t.offset(x, y, z, s[0], s[1], s[2]); ok {
 		return u, true
 	}
