@@ -183,3 +183,44 @@ seeds: [1]
 		t.Errorf("the int parameter took %d of the 5 values in 50 samples", len(seen))
 	}
 }
+
+// Values are written into the experiment's text: comments, quotes and
+// layout stay, an absent attribute is added, a renamed element keeps its
+// children and gets its end tag renamed too.
+func TestPathsEditTheText(t *testing.T) {
+	path := writeSpec(t, `experiment: diffusion.argos
+parameters:
+  - {name: alpha, path: "controllers/*[id=fdc]/params@alpha", values: ["1<2"]}
+  - {name: gain, path: "controllers/*/params@gain", values: ["3"]}
+  - {name: engine, path: "physics_engines/*[1]/name()", values: [kinematics2d]}
+  - {name: grid, path: loop_functions@cell, values: ["0.5"]}
+seeds: [9]
+`)
+	dir := filepath.Dir(path)
+	base := string(readFile(t, filepath.Join(dir, "diffusion.argos")))
+	base = strings.Replace(base, `<params alpha="7.5" delta="0.1" velocity="5" />`,
+		`<!-- <params alpha="0"/> is not this one --> <params alpha='7.5' delta="0.1" velocity="5" />`, 1)
+	base = strings.Replace(base, `<dynamics2d id="dyn2d" />`, "<dynamics2d id=\"dyn2d\">\n      <!-- </dynamics2d> -->\n    </dynamics2d>", 1)
+	if err := os.WriteFile(filepath.Join(dir, "diffusion.argos"), []byte(base), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := plan(t, path)
+	exp, err := p.CellExperiment(p.Cells[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(exp)
+	for _, want := range []string{
+		`<!-- <params alpha="0"/> is not this one --> <params alpha='1&lt;2' delta="0.1" velocity="5" gain="3" />`,
+		"<kinematics2d id=\"dyn2d\">\n      <!-- </dynamics2d> -->\n    </kinematics2d>",
+		`<loop_functions label="coverage_loop_functions" cell="0.5" />`,
+		`random_seed="9"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the cell's experiment lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "\n") != strings.Count(base, "\n") {
+		t.Error("the edits moved lines")
+	}
+}
