@@ -3,7 +3,7 @@
 // engine with its defaults, 10 ticks per second) was run on, and compares
 // the traces both simulators wrote with trace_loop_functions. The
 // scenario files and ARGoS 3's traces are in testdata/ (NAME.argos and
-// NAME.tsv); the .argos files are run as they are, with
+// NAME.tsv.gz, the trace gzipped); the .argos files are run as they are, with
 // fixed_wheels_controller, footbot_diffusion_controller and
 // trace_loop_functions of this repository.
 //

@@ -2,8 +2,10 @@ package traces_test
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -42,14 +44,24 @@ func (tr *trace) ids(tick int) []string {
 	return ids
 }
 
+// readTrace reads a trace file, gzipped when its name ends in .gz.
 func readTrace(path string) (*trace, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		defer z.Close()
+		r = z
+	}
 	tr := &trace{at: map[int]map[string]pose{}}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
 		fs := strings.Split(sc.Text(), "\t")
 		if len(fs) != 5 {
@@ -76,7 +88,7 @@ func readTrace(path string) (*trace, error) {
 
 func reference(t *testing.T, name string) *trace {
 	t.Helper()
-	tr, err := readTrace(filepath.Join("testdata", name+".tsv"))
+	tr, err := readTrace(filepath.Join("testdata", name+".tsv.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
