@@ -78,7 +78,7 @@ EOF
   # wait for the node to take jobs
   local state=""
   for _ in $(seq 60); do
-    state=$(sinfo -h -n "$host" -o %T 2>/dev/null | head -n1)
+    state=$(sinfo -h -n "$host" -o %T 2>/dev/null | head -n1 || true)
     case "$state" in
       idle*|mixed*|allocated*) break ;;
       down*|drain*) $sudo scontrol update nodename="$host" state=resume 2>/dev/null || true ;;
