@@ -36,7 +36,7 @@
 // pose: at sensing time the robots are exactly at the listed poses. The
 // run ends after the last pose. Before writing a tick's rows the loop
 // functions check that the robot is at the pose (within 1e-12 m and
-// 1e-12 rad) and that its controller ran one control step per tick.
+// 1e-12 rad) and that its controller ran exactly tick control steps.
 //
 // The optional <floor_ramp> colours the floor (declare <floor
 // source="loop_functions">) grey level g = floor(255 clamp((x - x_black) /
@@ -168,12 +168,11 @@ type Sweep struct {
 	ramp           bool
 	xBlack, xWhite float64
 
-	out    loop.StatsFile
-	row    []byte
-	offset int // control steps the probe ran before tick 1; -1 until known
-	done   bool
-	err    error  // what stops the sweep, with where the <sweep> is
-	msg    string // the same, without where
+	out  loop.StatsFile
+	row  []byte
+	done bool
+	err  error  // what stops the sweep, with where the <sweep> is
+	msg  string // the same, without where
 }
 
 // start is another robot's starting pose.
@@ -199,7 +198,7 @@ func (l *Sweep) Init(sim *simulator.Simulator, n *config.Node) error {
 	if err != nil {
 		return err
 	}
-	*l = Sweep{sim: sim, where: sn.Where(), offset: -1}
+	*l = Sweep{sim: sim, where: sn.Where()}
 	if err := l.readGrid(sn); err != nil {
 		return err
 	}
@@ -419,13 +418,9 @@ func (l *Sweep) PostStep() {
 		l.fail("tick %d: the robot is at (%g, %g, %g rad), not at pose %d (%g, %g, %g rad)", t, b.Pos.X, b.Pos.Y, b.Yaw, p, q.X, q.Y, q.Yaw)
 		return
 	}
-	// one control step per tick; ARGoS-Go's simulator may also run one
-	// before tick 1, which the first tick reveals
-	if l.offset < 0 {
-		l.offset = l.probe.Steps() - t
-	}
-	if off := l.probe.Steps() - t; off != l.offset || off < 0 || off > 1 {
-		l.fail("tick %d: the probe ran %d control steps; want one per tick", t, l.probe.Steps())
+	// one control step per tick, the first in tick 1
+	if n := l.probe.Steps(); n != t {
+		l.fail("tick %d: the probe ran %d control steps; want one per tick, %d by now", t, n, t)
 		return
 	}
 	l.write(t, q)
@@ -501,7 +496,7 @@ func (l *Sweep) Reset() error {
 	if err := l.out.Close(); err != nil {
 		return err
 	}
-	l.done, l.err, l.offset = false, nil, -1
+	l.done, l.err = false, nil
 	if err := l.out.Open(l.sim); err != nil {
 		return fmt.Errorf("pose_sweep: %s: %w", l.where, err)
 	}
