@@ -270,6 +270,12 @@ func loneEPuck(t *testing.T) *trace {
 	})
 }
 
+// TestEPuckCrowd compares the crowd pose by pose for 100 ticks, then by
+// its statistics over the 600. The statistics of one chaotic run vary
+// with its start: the tolerances cover their spread over ten runs whose
+// robots start up to 1e-6 m apart (measured: 6402 to 8138 close
+// pair-ticks, deepest overlap 1.70 to 1.79 mm, longest move 11.1 to
+// 12.2 mm, deepest overlap with a wall 0.68 to 0.86 mm).
 func TestEPuckCrowd(t *testing.T) {
 	ref, ours := reference(t, "epuck_crowd"), run(t, "epuck_crowd", 0, nil)
 	checkPoses(t, ours, ref, 100, poseTol, yawTol)
@@ -278,11 +284,11 @@ func TestEPuckCrowd(t *testing.T) {
 	a, b := crowd(ours, lone), crowd(ref, lone)
 	t.Logf("deepest overlap: ours %s, ARGoS %s", a.deepestAt, b.deepestAt)
 	check(t, "epuck_crowd", []figure{
-		{"robot-pair ticks closer than 70.5 mm", float64(a.close), float64(b.close), 0.15 * float64(b.close), "pair-ticks"},
+		{"robot-pair ticks closer than 70.5 mm", float64(a.close), float64(b.close), 0.25 * float64(b.close), "pair-ticks"},
 		{"deepest overlap of two robots", a.deepest, b.deepest, 2e-4, "m"},
 		{"median move per tick", a.median, b.median, 2e-4, "m"},
-		{"longest move in a tick", a.longest, b.longest, 1e-3, "m"},
-		{"deepest overlap of a robot and a wall", a.wall, b.wall, 2e-4, "m"},
+		{"longest move in a tick", a.longest, b.longest, 1.5e-3, "m"},
+		{"deepest overlap of a robot and a wall", a.wall, b.wall, 3e-4, "m"},
 		{"robot-ticks with the centre past a wall", float64(a.outside), float64(b.outside), 0, "robot-ticks"},
 		{"largest turn by contacts (heading - lone robot's)", a.yawDrift, b.yawDrift, 1e-5, "rad"},
 	})
