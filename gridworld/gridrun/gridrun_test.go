@@ -222,3 +222,26 @@ func TestWebView(t *testing.T) {
 		t.Fatal("the run does not end when its context does")
 	}
 }
+
+// finish="false" keeps a task allocation going after every demand is
+// met, to the experiment's length; by default it ends there.
+func TestTaskAllocationFinishParam(t *testing.T) {
+	for _, c := range []struct {
+		finish string
+		want   func(r gridrun.Result) bool
+	}{
+		{`finish="false"`, func(r gridrun.Result) bool { return r.Rounds == 30 && !r.Finished }},
+		{``, func(r gridrun.Result) bool { return r.Rounds < 30 && r.Finished }},
+	} {
+		f := filepath.Join(t.TempDir(), "ta.argos")
+		os.WriteFile(f, []byte(`<argos-configuration><framework><experiment length="30" random_seed="2"/></framework>
+<arena><grid size="10,10"/><agents program="task_allocation" quantity="400" radius="2"><params tasks="4" demand="8" `+c.finish+`/></agents></arena></argos-configuration>`), 0o644)
+		res, err := gridrun.Run(context.Background(), f, opts(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.want(res) {
+			t.Errorf("%q: %d rounds, finished %v", c.finish, res.Rounds, res.Finished)
+		}
+	}
+}

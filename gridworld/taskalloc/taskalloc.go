@@ -15,7 +15,9 @@
 // tasks are placed on vertices drawn uniformly at random (several may
 // share a vertex: its demand is theirs together, filled in task order),
 // and the total demand is split evenly among them (the first ones get
-// one more when it does not divide).
+// one more when it does not divide). With finish="false" the run goes on
+// after every demand is met, until the experiment's length (as
+// ParSwarm's 100-round benchmark does).
 package taskalloc
 
 import (
@@ -50,6 +52,9 @@ type Task struct {
 type Rules struct {
 	g        gridworld.Grid
 	residual atomic.Int64 // total residual demand
+	// Endless keeps the run going after every demand is met (until the
+	// experiment's length).
+	Endless bool
 }
 
 type view = gridworld.View[Vertex, struct{}]
@@ -111,8 +116,8 @@ func (r *Rules) UpdateLocation(v *Vertex, ts []gridworld.Proposal[Agent, Vertex]
 	}
 }
 
-// Finished ends the run when every demand is met.
-func (r *Rules) Finished(*World) bool { return r.residual.Load() == 0 }
+// Finished ends the run when every demand is met (unless Endless).
+func (r *Rules) Finished(*World) bool { return !r.Endless && r.residual.Load() == 0 }
 
 // Program is a task-allocation world as the argos command runs it.
 type Program struct {
@@ -176,7 +181,11 @@ func New(s *gridworld.Setup) (gridworld.Instance, error) {
 	if demand < n || int64(demand) > int64(n)*(1<<31-1) {
 		return nil, s.ParamErrorf("demand", "write the total demand of the %d tasks (agents they need in all): at least one per task", n)
 	}
-	r := &Rules{g: s.Grid}
+	finish, err := s.Params.BoolOr("finish", true)
+	if err != nil {
+		return nil, err
+	}
+	r := &Rules{g: s.Grid, Endless: !finish}
 	w, err := gridworld.Build[Agent, Vertex, struct{}](s, 0, r)
 	if err != nil {
 		return nil, err
@@ -258,7 +267,7 @@ func init() {
 	gridworld.Programs.MustRegister("task_allocation",
 		"ParSwarm's task allocation: tasks with a demand sit on vertices; agents walk at random until a vertex with residual demand "+
 			"is within their local mapping, go there and commit while demand remains (a vertex never accepts more than its demand). "+
-			"<params tasks=\"16\" demand=\"80\"/> (the number of tasks and their total demand, split evenly). "+
-			"The run ends when every demand is met. Records residual_demand and committed_agents every round, rounds and tasks_done at the end.",
+			"<params tasks=\"16\" demand=\"80\" finish=\"true\"/> (the number of tasks and their total demand, split evenly). "+
+			"The run ends when every demand is met (finish=\"false\": at the experiment's length). Records residual_demand and committed_agents every round, rounds and tasks_done at the end.",
 		New)
 }
