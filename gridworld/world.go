@@ -297,11 +297,12 @@ func (w *World[A, V, M]) place() error {
 		placeLimited(w.pos, w.cfg.Grid.Vertices(), w.cfg.Capacity, w.cfg.Seed)
 	} else {
 		nv := w.cfg.Grid.Vertices()
+		kk := kindKey(w.cfg.Seed, kindPlace)
 		w.split(w.n, false)
 		w.parallel(func(c int, s span) {
 			var r Rand
 			for i := s.lo; i < s.hi; i++ {
-				r.reset(streamKey(w.cfg.Seed, kindPlace, uint64(i)), 0, 0)
+				r.reset(ownerKey(kk, uint64(i)), 0, 0)
 				w.pos[i] = int32(r.IntN(nv))
 			}
 		})
