@@ -1,0 +1,194 @@
+package ci
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// TagMessaging is the tag of the messaging devices: <messaging/> under
+// <actuators> sends, under <sensors> receives.
+const TagMessaging = "messaging"
+
+// Message is one message between robots: its topic, the ids of the
+// sender and of the receiver ("" when it was broadcast) and its payload,
+// a value in the wire encoding (see [Codec] and [AppendMessage]).
+type Message struct {
+	Topic   string
+	From    string
+	To      string
+	Payload []byte
+}
+
+// MessagingActuator sends messages (tag "messaging" under <actuators>).
+// What is sent during ControlStep leaves after it returns; where the
+// messages go, when and whether they arrive is the runtime's affair: the
+// simulator's channel models (range, line of sight, delay, loss,
+// bandwidth, who may talk to whom), a real robot's network.
+type MessagingActuator interface {
+	// Send queues a message on a topic to the robot with id to, or to
+	// every robot that can hear it when to is "". The payload is copied.
+	// A payload longer than MaxPayload, or a topic the device does not
+	// declare, is a programming error and panics.
+	Send(topic, to string, payload []byte)
+}
+
+// MessagingSensor receives messages (tag "messaging" under <sensors>).
+type MessagingSensor interface {
+	// Inbox returns the messages delivered at this tick, in the same
+	// order for the same seed whatever the number of threads: by the
+	// tick they were sent, then by sender (in arena order), then in the
+	// order they were sent. The slice and the payloads belong to the
+	// device and are overwritten at the next tick.
+	Inbox() []Message
+}
+
+// TopicLister is implemented by messaging devices whose element lists
+// the topics they carry (<messaging topic="a,b"/>); an empty list means
+// every topic.
+type TopicLister interface {
+	Topics() []string
+}
+
+// Topic sends and receives values of type T on one named topic: the
+// typed side of the messaging devices. Make it in Init with [NewTopic]
+// and use it from ControlStep:
+//
+//	type Estimate struct {
+//		Value float64
+//		Round uint32
+//	}
+//
+//	func (c *Controller) Init(r ci.Robot, p ci.Params) error {
+//		var err error
+//		c.estimates, err = ci.NewTopic[Estimate](r, "estimate")
+//		return err
+//	}
+//
+//	func (c *Controller) ControlStep() {
+//		for _, m := range c.estimates.Received() {
+//			c.sum += m.Value.Value
+//		}
+//		c.estimates.Broadcast(Estimate{Value: c.x, Round: c.round})
+//	}
+//
+// Values travel in the wire encoding (see [Codec]), so T must have one:
+// numbers, bools, strings, slices, arrays and structs of them, or a type
+// with its own binary methods. Sending and receiving a value whose
+// encoding has a fixed size allocates nothing.
+type Topic[T any] struct {
+	name  string
+	tx    MessagingActuator
+	rx    MessagingSensor
+	codec *Codec[T]
+	buf   []byte
+	got   []Received[T]
+	bad   int
+}
+
+// Received is a value received on a topic, with the id of its sender
+// and whether it was sent to this robot alone.
+type Received[T any] struct {
+	From    string
+	Value   T
+	Unicast bool
+}
+
+// NewTopic returns the topic name of type T on robot r's messaging
+// devices: the actuator to send (when <messaging> is under <actuators>)
+// and the sensor to receive (when it is under <sensors>); at least one
+// must be declared. A device that lists its topics must list name.
+func NewTopic[T any](r Robot, name string) (*Topic[T], error) {
+	if len(name) > MaxName {
+		return nil, fmt.Errorf("ci: robot %q: topic %q is longer than %d bytes; shorten it", r.ID(), clip(name), MaxName)
+	}
+	codec, err := NewCodec[T]()
+	if err != nil {
+		return nil, fmt.Errorf("ci: robot %q: topic %q: %w", r.ID(), name, err)
+	}
+	t := &Topic[T]{name: name, codec: codec}
+	if d, ok := r.Actuator(TagMessaging); ok {
+		if t.tx, ok = d.(MessagingActuator); !ok {
+			return nil, fmt.Errorf("ci: robot %q: actuator %q is a %T and does not send messages: %w", r.ID(), TagMessaging, d, ErrWrongType)
+		}
+		if err := checkTopic(r, "actuator", d, name); err != nil {
+			return nil, err
+		}
+	}
+	if d, ok := r.Sensor(TagMessaging); ok {
+		if t.rx, ok = d.(MessagingSensor); !ok {
+			return nil, fmt.Errorf("ci: robot %q: sensor %q is a %T and does not receive messages: %w", r.ID(), TagMessaging, d, ErrWrongType)
+		}
+		if err := checkTopic(r, "sensor", d, name); err != nil {
+			return nil, err
+		}
+	}
+	if t.tx == nil && t.rx == nil {
+		return nil, fmt.Errorf("ci: robot %q: topic %q: messaging is %w for this controller; add <messaging implementation=\"default\"/> under <actuators> to send and under <sensors> to receive",
+			r.ID(), name, ErrNotDeclared)
+	}
+	return t, nil
+}
+
+func checkTopic(r Robot, kind string, d any, name string) error {
+	l, ok := d.(TopicLister)
+	if !ok {
+		return nil
+	}
+	if topics := l.Topics(); len(topics) > 0 && !slices.Contains(topics, name) {
+		return fmt.Errorf("ci: robot %q: topic %q is not among the topics its messaging %s carries (%s); add it to the topic attribute of <messaging>",
+			r.ID(), name, kind, strings.Join(topics, ", "))
+	}
+	return nil
+}
+
+// Name returns the topic's name.
+func (t *Topic[T]) Name() string { return t.name }
+
+// Broadcast sends v to every robot that can hear it.
+func (t *Topic[T]) Broadcast(v T) { t.SendTo("", v) }
+
+// SendTo sends v to the robot with id to ("" broadcasts). It panics when
+// the robot declares no messaging actuator.
+func (t *Topic[T]) SendTo(to string, v T) {
+	if t.tx == nil {
+		panic(fmt.Sprintf("ci: topic %q cannot send: declare <messaging implementation=\"default\"/> under <actuators>", t.name))
+	}
+	t.buf = t.codec.Append(t.buf[:0], &v)
+	t.tx.Send(t.name, to, t.buf)
+}
+
+// Received decodes the values delivered on this topic at this tick, in
+// the inbox's order. The slice (and the strings and slices in the
+// values) is reused by the next call; call it once per ControlStep.
+// Payloads that do not decode as a T (another type sent on the same
+// topic) are skipped and counted by Malformed.
+func (t *Topic[T]) Received() []Received[T] {
+	t.got = t.got[:0]
+	t.bad = 0
+	if t.rx == nil {
+		return t.got
+	}
+	for _, m := range t.rx.Inbox() {
+		if m.Topic != t.name {
+			continue
+		}
+		if len(t.got) < cap(t.got) {
+			t.got = t.got[:len(t.got)+1] // keep the slices the old value holds
+		} else {
+			t.got = append(t.got, Received[T]{})
+		}
+		g := &t.got[len(t.got)-1]
+		if err := t.codec.Decode(m.Payload, &g.Value); err != nil {
+			t.got = t.got[:len(t.got)-1]
+			t.bad++
+			continue
+		}
+		g.From, g.Unicast = m.From, m.To != ""
+	}
+	return t.got
+}
+
+// Malformed returns the number of payloads the last Received skipped
+// because they did not decode as a T.
+func (t *Topic[T]) Malformed() int { return t.bad }

@@ -1,0 +1,107 @@
+package ci_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/ci/citest"
+)
+
+type estimate struct {
+	Value float64
+	Round uint32
+}
+
+func TestTopicSendsAndReceivesTypedValues(t *testing.T) {
+	var net citest.Network
+	a, b, c := citest.NewRobot("a", 1), citest.NewRobot("b", 1), citest.NewRobot("c", 1)
+	net.Attach(a)
+	net.Attach(b)
+	net.Attach(c)
+	ta, err := ci.NewTopic[estimate](a, "estimate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, _ := ci.NewTopic[estimate](b, "estimate")
+	tc, _ := ci.NewTopic[estimate](c, "estimate")
+	other, _ := ci.NewTopic[string](c, "chat")
+	ta.Broadcast(estimate{Value: 1.5, Round: 1})
+	tb.SendTo("c", estimate{Value: -2, Round: 1})
+	other.Broadcast("hello")
+	net.Deliver()
+	got := tc.Received()
+	if len(got) != 2 || got[0].From != "a" || got[0].Value.Value != 1.5 || got[0].Unicast ||
+		got[1].From != "b" || got[1].Value.Value != -2 || !got[1].Unicast {
+		t.Errorf("c received %+v", got)
+	}
+	if got := tb.Received(); len(got) != 1 || got[0].From != "a" {
+		t.Errorf("b received %+v; want only a's broadcast (c's unicast to c, the chat topic)", got)
+	}
+	if got := ta.Received(); len(got) != 0 {
+		t.Errorf("a received %+v on estimate; want nothing (chat is another topic)", got)
+	}
+	// another type on the same topic is skipped and counted
+	bad, _ := ci.NewTopic[string](a, "estimate")
+	bad.Broadcast("not an estimate, a string of another length")
+	net.Deliver()
+	if got := tb.Received(); len(got) != 0 || tb.Malformed() != 1 {
+		t.Errorf("b received %+v, %d malformed; want 0 and 1", got, tb.Malformed())
+	}
+}
+
+// Receiving a fixed-size value allocates nothing once the topic's slice
+// has grown.
+func TestTopicReceivesWithoutAllocating(t *testing.T) {
+	var net citest.Network
+	a, b := citest.NewRobot("a", 1), citest.NewRobot("b", 1)
+	net.Attach(a)
+	net.Attach(b)
+	ta, _ := ci.NewTopic[estimate](a, "e")
+	tb, _ := ci.NewTopic[estimate](b, "e")
+	for i := 0; i < 3; i++ {
+		ta.Broadcast(estimate{Value: float64(i)})
+	}
+	net.Deliver()
+	tb.Received()
+	if n := testing.AllocsPerRun(100, func() {
+		if len(tb.Received()) != 3 {
+			t.Fatal("lost a message")
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations per Received, want 0", n)
+	}
+}
+
+func TestNewTopicErrors(t *testing.T) {
+	var net citest.Network
+	bare := citest.NewRobot("bare", 1)
+	if _, err := ci.NewTopic[int](bare, "x"); !errors.Is(err, ci.ErrNotDeclared) || !strings.Contains(err.Error(), "<messaging") {
+		t.Errorf("no messaging device: %v", err)
+	}
+	r := citest.NewRobot("r", 1)
+	net.Attach(r, "pose", "plan")
+	if _, err := ci.NewTopic[int](r, "other"); err == nil || !strings.Contains(err.Error(), "pose, plan") {
+		t.Errorf("a topic the device does not carry: %v", err)
+	}
+	if _, err := ci.NewTopic[map[int]int](r, "pose"); !errors.Is(err, ci.ErrNotEncoding) {
+		t.Errorf("a type without encoding: %v", err)
+	}
+	wrong := citest.NewRobot("w", 1).AddSensor(ci.TagMessaging, 42)
+	if _, err := ci.NewTopic[int](wrong, "x"); !errors.Is(err, ci.ErrWrongType) {
+		t.Errorf("a sensor of another kind: %v", err)
+	}
+	// receive only: sending panics with a message that says what to declare
+	rx := citest.NewRobot("rx", 1).AddSensor(ci.TagMessaging, net.Join("rx"))
+	tp, err := ci.NewTopic[int](rx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if p := recover(); p == nil || !strings.Contains(p.(string), "<actuators>") {
+			t.Errorf("send without an actuator: panic %v", p)
+		}
+	}()
+	tp.Broadcast(1)
+}
