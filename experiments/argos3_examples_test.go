@@ -31,7 +31,8 @@ func startExample(t *testing.T, name string) *simulator.Simulator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err := simulator.New(exp, simulator.Options{Headless: true})
+	// files the loop functions write (foraging.txt) go to a temporary folder
+	sim, err := simulator.New(exp, simulator.Options{Headless: true, OutputDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
