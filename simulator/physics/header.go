@@ -12,8 +12,12 @@ type Header struct {
 	Region     *Prism
 }
 
-// ParseHeader reads an engine element's id, iterations (default def, at
-// least 1) and <boundaries>, and checks that its other attributes are
+// MaxIterations bounds an engine's sub-steps per tick: a tick cannot be
+// interrupted, so a huge value would hang the run.
+const MaxIterations = 10000
+
+// ParseHeader reads an engine element's id, iterations (default def, 1 to
+// MaxIterations) and <boundaries>, and checks that its other attributes are
 // among extra and that it has no child but <boundaries> and <entity id>
 // (the entities it owns, which the simulator assigns).
 func ParseHeader(n *config.Node, def int, extra ...string) (Header, error) {
@@ -28,8 +32,8 @@ func ParseHeader(n *config.Node, def int, extra ...string) (Header, error) {
 	if h.Iterations, err = n.IntOr("iterations", def); err != nil {
 		return h, err
 	}
-	if h.Iterations < 1 {
-		return h, n.Errorf("physics: iterations=%d: write a positive number of sub-steps per tick (ARGoS uses 10)", h.Iterations)
+	if h.Iterations < 1 || h.Iterations > MaxIterations {
+		return h, n.Errorf("physics: iterations=%d: write a positive number of sub-steps per tick, at most %d (ARGoS uses 10)", h.Iterations, MaxIterations)
 	}
 	for _, c := range n.Children {
 		if c.Name == "entity" {

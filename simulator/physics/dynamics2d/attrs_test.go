@@ -27,6 +27,7 @@ func TestAttributeErrors(t *testing.T) {
 	}{
 		{"iterations 0", `<dynamics2d id="d" iterations="0"/>`, engineLine, []string{"iterations=0", "positive"}},
 		{"iterations negative", `<dynamics2d id="d" iterations="-3"/>`, engineLine, []string{"iterations"}},
+		{"iterations huge", `<dynamics2d id="d" iterations="1000000000"/>`, engineLine, []string{"iterations=1000000000", "at most 10000"}},
 		{"iterations x", `<dynamics2d id="d" iterations="x"/>`, engineLine, []string{`iterations="x"`, "integer"}},
 		{"spatial index", `<dynamics2d id="d" spatial_index="foo"/>`, engineLine, []string{`"foo"`, "bbtree", "hash"}},
 		{"cell size", `<dynamics2d id="d" spatial_index="hash" active_cell_size="0"/>`, engineLine, []string{"active_cell_size"}},
