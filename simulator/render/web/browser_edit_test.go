@@ -295,7 +295,7 @@ func TestBrowserLooks(t *testing.T) {
 		}
 	})
 	p.run("step", chromedp.Click(chromedp.CSS("#step")))
-	p.poll("the red LED", `argosViewer.state.F.leds[1][3] === 0xff0000`)
+	p.poll("the red LED", `(argosViewer.state.F.leds[1] || [])[3] === 0xff0000`)
 	fb1, _ := poseOf(t, v, "fb1")
 	p.run("zoom on fb1", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`argosViewer.center(%g, %g, 2000)`, fb1.X, fb1.Y)))
 	time.Sleep(200 * time.Millisecond)

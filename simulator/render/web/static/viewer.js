@@ -83,7 +83,7 @@
       tick: 0, playing: false, finished: false, driven: false, speed: 1, message: "",
       qxy: new Uint16Array(2 * M), qyaw: new Uint16Array(M), qz: new Uint16Array(M),
       pose: new Float32Array(4 * M),           // x, y, z, yaw per movable body
-      leds: sc.robots.map((r) => new Array(r.leds).fill(0)), // per robot: 0xRRGGBB, 0 for off
+      leds: new Array(R).fill(null),           // per robot: 0xRRGGBB, 0 for off; null: all off (ledsOf)
       lit: new Int32Array(R).fill(-1),         // per robot: its first lit LED's colour, -1 for none
       spots: [], objLEDs: [], drawing: null, hasDrawing: false,
     };
@@ -104,7 +104,7 @@
     if (flags & 8) {
       if (!into) S.lastFull = buf;
       if (!F || into) F = newState(sc);
-      else { F.qxy.fill(0); F.qyaw.fill(0); F.qz.fill(0); for (const l of F.leds) l.fill(0); F.lit.fill(-1); F.drawing = null; }
+      else { F.qxy.fill(0); F.qyaw.fill(0); F.qz.fill(0); F.leds.fill(null); F.lit.fill(-1); F.drawing = null; }
     } else if (!F) return false;
     F.playing = !!(flags & 1); F.finished = !!(flags & 2); F.driven = !!(flags & 4);
     F.tick = dv.getUint32(8, true);
@@ -336,6 +336,14 @@
     return s;
   };
   const robotColor = { "foot-bot": "#3d7ec9", "e-puck": "#3aa365", "eye-bot": "#9b59b6" };
+  // the LEDs of scene robot i: those of the frames, or all off
+  const offLEDs = [];
+  function ledsOf(i) {
+    const l = S.F.leds[i];
+    if (l) return l;
+    const n = S.scene.robots[i].leds;
+    return offLEDs[n] || (offLEDs[n] = Object.freeze(new Array(n).fill(0)));
+  }
   const OFF_LED = "#d4d8dd"; // an LED that is off: a pale lens, not a black dot
   // the LEDs' places on a robot: from the scene's model, else a ring
   function ledMounts(rb, n) {
@@ -621,7 +629,7 @@
       ctx.save();
       ctx.translate(ps[0], ps[1]);
       ctx.rotate(ps[3]);
-      drawRobotModel(b, rb, F.leds[i] || [], k2, user.get(i));
+      drawRobotModel(b, rb, ledsOf(i), k2, user.get(i));
       ctx.restore();
     }
   }
@@ -1239,7 +1247,7 @@
       }
       const rb = sc.robots[b.robot], u = user.get(b.robot);
       const col = u ? u.rgb : css(robotColor[rb.type] || "#3d7ec9");
-      robot3D(b, rb, ps, F.leds[b.robot] || [], col);
+      robot3D(b, rb, ps, ledsOf(b.robot), col);
       if (rb.type === "eye-bot" && ps[2] > 0.01) seg([ps[0], ps[1], ps[2]], [ps[0], ps[1], 0.001], [0.25, 0.26, 0.3]);
       if (rb.id === S.selected) add("cyl", ps[0], ps[1], ps[2], 0, b.r * 1.25, b.r * 1.25, 0.003, [1, 0.83, 0], true);
       S.drawn++;
