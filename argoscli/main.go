@@ -172,6 +172,7 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 	opt := simulator.Options{Logger: log, Headless: headless}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	outs.vizAddrSet = set["viz-addr"]
 	if set["seed"] {
 		v := uint64(seed)
 		opt.Seed = &v

@@ -31,6 +31,7 @@ type outputs struct {
 	progress           string
 	progressEvery      time.Duration
 	length             *float64 // --length, when given
+	vizAddrSet         bool     // --viz-addr was given
 	args               []string // the command line, for the run folder
 	stderr             io.Writer
 	logFile            io.Writer // -l FILE, or nil for stderr
@@ -100,6 +101,17 @@ func (o *outputs) webNode() (*config.Node, error) {
 	return &config.Node{Name: "web", File: "--viz-addr", Attrs: []config.Attr{{Name: "address", Value: host}, {Name: "port", Value: port}}}, nil
 }
 
+// setAttr sets attribute name of n to value, adding it if missing.
+func setAttr(n *config.Node, name, value string) {
+	for i := range n.Attrs {
+		if n.Attrs[i].Name == name {
+			n.Attrs[i].Value = value
+			return
+		}
+	}
+	n.Attrs = append(n.Attrs, config.Attr{Name: name, Value: value})
+}
+
 func splitHostPort(s string) (host, port string, err error) {
 	for i := len(s) - 1; i >= 0; i-- {
 		if s[i] == ':' {
@@ -130,18 +142,30 @@ type runOutputs struct {
 // folder (its log, the metrics switch, the output directory of recorders).
 func (o *outputs) prepare(exp *config.Experiment, opt *simulator.Options, log *logrus.Logger) (*runOutputs, error) {
 	ro := &runOutputs{started: time.Now()}
-	if o.viz == "web" {
-		has := false
-		for _, n := range exp.Visualizations {
-			has = has || n.Name == "web"
+	// A file's own viewer (<web>, or ARGoS's <qt-opengl>, which opens the
+	// web viewer) listens where --viz-addr says when it is given; --viz
+	// web adds a viewer to a file that has none.
+	has := false
+	for _, n := range exp.Visualizations {
+		if n.Name != "web" && n.Name != "qt-opengl" {
+			continue
 		}
-		if !has {
-			n, err := o.webNode()
+		has = true
+		if o.vizAddrSet {
+			host, port, err := splitHostPort(o.vizAddr)
 			if err != nil {
 				return nil, err
 			}
-			exp.Visualizations = append(exp.Visualizations, n)
+			setAttr(n, "address", host)
+			setAttr(n, "port", port)
 		}
+	}
+	if o.viz == "web" && !has {
+		n, err := o.webNode()
+		if err != nil {
+			return nil, err
+		}
+		exp.Visualizations = append(exp.Visualizations, n)
 	}
 	logOut := log.Out
 	if o.out != "" {

@@ -25,6 +25,7 @@ import (
 	"github.com/argosgo/argos/simulator/record"
 	"github.com/argosgo/argos/simulator/render/frames"
 	"github.com/parquet-go/parquet-go"
+	"github.com/sirupsen/logrus"
 )
 
 // TestMain lets the test binary stand in for argos (with the test
@@ -388,13 +389,41 @@ func TestVizWeb(t *testing.T) {
 		t.Fatalf("GET %s: %d", url, resp.StatusCode)
 	}
 	cmd.Process.Signal(syscall.SIGINT)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("after Ctrl-C the viewer exits with %v, want 0", err)
+	if ee, ok := cmd.Wait().(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("after Ctrl-C the viewer exits with %v, want status 130 as headless runs", ee)
 	}
 	if code, _, stderr := runArgos(t, "-z", "-c", "x.argos", "--viz", "web"); code != 1 || !strings.Contains(stderr, "contradict") {
 		t.Errorf("-z --viz web: exit %d, %s", code, stderr)
 	}
 	if code, _, stderr := runArgos(t, "-c", "x.argos", "--viz", "qt-opengl"); code != 1 || !strings.Contains(stderr, "web") {
 		t.Errorf("--viz qt-opengl: exit %d, %s", code, stderr)
+	}
+}
+
+// --viz-addr moves the file's own viewer (<web> or ARGoS's <qt-opengl>);
+// --viz web adds none when the file has one.
+func TestVizAddrAppliesToTheFilesViewer(t *testing.T) {
+	for _, tag := range []string{"qt-opengl", "web"} {
+		exp := &config.Experiment{Visualizations: []*config.Node{{Name: tag, Attrs: []config.Attr{{Name: "port", Value: "8080"}}}}}
+		o := &outputs{viz: "web", vizAddr: "127.0.0.1:0", vizAddrSet: true, progress: "off", stderr: io.Discard}
+		if _, err := o.prepare(exp, &simulator.Options{}, logrus.New()); err != nil {
+			t.Fatal(err)
+		}
+		n := exp.Visualizations
+		if len(n) != 1 {
+			t.Fatalf("<%s> and --viz web: %d viewers", tag, len(n))
+		}
+		if p, _ := n[0].Attr("port"); p != "0" {
+			t.Errorf("<%s port> is %q after --viz-addr 127.0.0.1:0", tag, p)
+		}
+		if a, _ := n[0].Attr("address"); a != "127.0.0.1" {
+			t.Errorf("<%s address> is %q", tag, a)
+		}
+	}
+	exp := &config.Experiment{Visualizations: []*config.Node{{Name: "qt-opengl", Attrs: []config.Attr{{Name: "port", Value: "9000"}}}}}
+	o := &outputs{vizAddr: "127.0.0.1:8080", progress: "off", stderr: io.Discard}
+	o.prepare(exp, &simulator.Options{}, logrus.New())
+	if p, _ := exp.Visualizations[0].Attr("port"); p != "9000" {
+		t.Errorf("without --viz-addr the file's port changed to %s", p)
 	}
 }
