@@ -183,7 +183,11 @@ func faultRun(t *testing.T, drv realrobot.Driver, ticks, faultAt, maxFailures in
 	if err := rt.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
-	return runErr, at.Load().(time.Time), hook
+	fault, ok := at.Load().(time.Time)
+	if !ok {
+		t.Fatalf("the run ended before tick %d, where the fault was to be injected: %v", faultAt, runErr)
+	}
+	return runErr, fault, hook
 }
 
 // stoppedAfter checks that a (0, 0) command reached the firmware within
