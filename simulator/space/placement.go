@@ -12,30 +12,67 @@ import (
 // fits: inside the arena and overlapping no body placed before. It is
 // incremental (unlike the space's index) so that placing N robots costs
 // O(N), not O(N^2) as in ARGoS 3's <distribute>.
+//
+// It keeps what the overlap test needs of each placed body (its footprint
+// and height range, 88 bytes) in one array, and the bodies of each cell of
+// a lattice in linked lists: an array of list heads over the lattice when
+// the arena has few enough cells, a map of them otherwise, so that its
+// memory follows the bodies placed, not the arena's area.
 type Placement struct {
 	s      *Space
-	g      Cells // only its lattice: cells hold the placed bodies
-	cells  map[uint64][]int32
+	g      Cells            // only its lattice: cells hold the placed bodies
+	heads  []int32          // dense: per lattice cell, its first node + 1 (0: none)
+	hmap   map[uint64]int32 // sparse: the same, by cell key
+	nodes  []placeNode
 	big    []int32 // bodies over more than bigCells cells, checked always
-	placed []Body  // copies of the placed bodies; cells and big index them
+	placed []placed
+}
+
+// placed is what Fits needs of a placed body.
+type placed struct {
+	fp     Footprint
+	z0, z1 float64 // bottom and top
+}
+
+// placeNode is one cell's membership of a placed body.
+type placeNode struct {
+	item, next int32 // next: the cell's next node + 1 (0: none)
 }
 
 // bigCells is how many cells a placed body may cover before it is kept
 // apart (long walls of a huge arena would fill the map).
 const bigCells = 1024
 
+// placeCell is the size of the placement's cells, in metres.
+const placeCell = 0.25
+
+// maxPlaceHeads bounds the dense array of list heads (16 MiB).
+const maxPlaceHeads = 1 << 22
+
 // NewPlacement returns a placement over the space, holding the bodies the
 // space has now. Its memory follows the bodies placed, not the arena's
 // area.
 func NewPlacement(s *Space) *Placement {
-	p := &Placement{s: s, cells: map[uint64][]int32{}}
-	p.g.Reset(s.lo, s.hi, 0.25)
+	p := &Placement{s: s}
+	p.g.Reset(s.lo, s.hi, placeCell)
+	if p.g.nx*p.g.ny <= maxPlaceHeads {
+		p.heads = make([]int32, p.g.nx*p.g.ny)
+	} else {
+		p.hmap = map[uint64]int32{}
+	}
 	for i := range s.Bodies {
 		if !s.Bodies[i].Removed {
 			p.Insert(i)
 		}
 	}
 	return p
+}
+
+// Grow makes room for n more bodies, so that placing a known number of
+// bodies does not copy what was placed before.
+func (p *Placement) Grow(n int) {
+	p.placed = slices.Grow(p.placed, n)
+	p.nodes = slices.Grow(p.nodes, n)
 }
 
 // Insert records body i of the space as placed.
@@ -48,7 +85,7 @@ func (p *Placement) Reserve(b Body) {
 		b.SetYaw(b.Yaw)
 	}
 	k := int32(len(p.placed))
-	p.placed = append(p.placed, b)
+	p.placed = append(p.placed, placed{fp: b.Footprint(), z0: b.Z, z1: b.Top()})
 	lo, hi := b.bounds()
 	x0, y0 := p.g.CellXY(lo)
 	x1, y1 := p.g.CellXY(hi)
@@ -58,10 +95,25 @@ func (p *Placement) Reserve(b Body) {
 	}
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
-			c := uint64(y)<<32 | uint64(x)
-			p.cells[c] = append(p.cells[c], k)
+			p.nodes = append(p.nodes, placeNode{item: k, next: p.head(x, y)})
+			p.setHead(x, y, int32(len(p.nodes)))
 		}
 	}
+}
+
+func (p *Placement) head(x, y int) int32 {
+	if p.heads != nil {
+		return p.heads[y*p.g.nx+x]
+	}
+	return p.hmap[uint64(y)<<32|uint64(x)]
+}
+
+func (p *Placement) setHead(x, y int, n int32) {
+	if p.heads != nil {
+		p.heads[y*p.g.nx+x] = n
+		return
+	}
+	p.hmap[uint64(y)<<32|uint64(x)] = n
 }
 
 // Fits reports whether b lies inside the arena and overlaps no placed
@@ -78,8 +130,9 @@ func (p *Placement) Fits(b *Body) bool {
 	if lo.X < p.s.lo.X-eps || lo.Y < p.s.lo.Y-eps || hi.X > p.s.hi.X+eps || hi.Y > p.s.hi.Y+eps {
 		return false
 	}
-	overlaps := func(o *Body) bool {
-		return o.Z < b.Top() && b.Z < o.Top() && Gap(b, o) < 0
+	fp, top := b.Footprint(), b.Top()
+	overlaps := func(o *placed) bool {
+		return o.z0 < top && b.Z < o.z1 && FootprintGap(&fp, &o.fp) < 0
 	}
 	for _, j := range p.big {
 		if overlaps(&p.placed[j]) {
@@ -99,8 +152,8 @@ func (p *Placement) Fits(b *Body) bool {
 	}
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
-			for _, j := range p.cells[uint64(y)<<32|uint64(x)] {
-				if overlaps(&p.placed[j]) {
+			for n := p.head(x, y); n != 0; n = p.nodes[n-1].next {
+				if overlaps(&p.placed[p.nodes[n-1].item]) {
 					return false
 				}
 			}
