@@ -8,20 +8,25 @@ import (
 
 // clearance is how far a mobile body was from every other mobile body
 // when the index was built: the gap between its bounding disc and the
-// nearest other one, or a lower bound of it.
+// nearest other one, or a lower bound of it; and where the body is in the
+// index.
 type clearance struct {
-	pos ci.Vector2 // the body's position then
-	gap float64
+	pos  ci.Vector2 // the body's position then
+	gap  float64
+	item int32 // its item in the mobile index
 }
 
-// clearanceJob computes the clearance of the items of chunk c of the
-// mobile index. Items are in grid order, so consecutive items scan the
-// same index rows; a body's neighbourhood is scanned once here, in that
-// order, instead of once per query in whatever order queries come, and
-// most queries of an uncrowded swarm (sensors, kinematics2d's contacts)
-// then end at the clearance.
+// clearanceJob computes the clearance and the neighbour list of the items
+// of chunk c of the mobile index. Items are in grid order, so consecutive
+// items scan the same index rows; a body's neighbourhood is scanned once
+// here, in that order, instead of once per query in whatever order
+// queries come. Most queries of an uncrowded swarm (sensors,
+// kinematics2d's contacts) then end at the clearance, and the others read
+// the body's neighbour list: the items whose bounding disc comes within
+// maxClearance of its own.
 func (s *Space) clearanceJob(c int) {
 	g := &s.mobile
+	nb := s.nb[c][:0]
 	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(s.mitem)); k++ {
 		m := &s.mitem[k]
 		// Only the cells within maxClearance of the disc are scanned:
@@ -37,21 +42,38 @@ func (s *Space) clearanceJob(c int) {
 				q0, q1 = g.rowDense(y, x0, x1)
 			}
 			for q := q0; q < q1; q++ {
-				if int(q) == k {
+				if q == k {
 					continue
 				}
 				o := &s.mitem[q]
 				d := o.pos.Sub(m.pos)
-				gap = math.Min(gap, math.Sqrt(d.X*d.X+d.Y*d.Y)-m.r-o.r)
+				d2 := d.X*d.X + d.Y*d.Y
+				// a pair whose gap is surely beyond maxClearance changes
+				// neither the bound nor the list: no square root for it
+				if lim := maxClearance + m.r + o.r; d2 > lim*lim*(1+1e-9) {
+					continue
+				}
+				gq := math.Sqrt(d2) - m.r - o.r
+				gap = min(gap, gq)
+				if gq <= maxClearance {
+					nb = append(nb, int32(q))
+				}
 			}
 		}
-		s.clear[m.body] = clearance{pos: m.pos, gap: gap}
+		s.nbEnd[k] = int32(len(nb))
+		s.clear[m.body] = clearance{pos: m.pos, gap: gap, item: int32(k)}
 	}
+	s.nb[c] = nb
 }
 
 // maxClearance caps the clearance the index computes, in metres: about a
-// proximity sensor's range, the largest gap queries ask about.
+// proximity sensor's range, the largest gap queries ask about. The
+// neighbour lists hold the bodies within it.
 const maxClearance = 0.125
+
+// listSlack is how far inside maxClearance a query must stay to be
+// answered from a neighbour list (far more than any rounding).
+const listSlack = 1e-6
 
 // Clearance returns, for mobile body i at position p, a lower bound of
 // the gap between its bounding disc and every other mobile body's (at
@@ -77,4 +99,32 @@ func (s *Space) unclear(i int) {
 func (s *Space) clearOf(i int, p ci.Vector2, r float64) bool {
 	gap, ok := s.Clearance(i, p)
 	return ok && gap+s.Bodies[i].Reach() > r
+}
+
+// neighbours returns the items of the mobile index whose bounding disc
+// came within maxClearance of body i's when the index was built, if the
+// index holds i at p and every body whose bounding disc comes within r of
+// q is among them (|q-p| + r stays within maxClearance of i's disc).
+func (s *Space) neighbours(i int, p, q ci.Vector2, r float64) ([]int32, bool) {
+	if i >= len(s.clear) {
+		return nil, false
+	}
+	c := &s.clear[i]
+	if c.pos != p {
+		return nil, false
+	}
+	reach := s.mitem[c.item].r
+	if q != p {
+		d := q.Sub(p)
+		r += math.Sqrt(d.X*d.X + d.Y*d.Y)
+	}
+	if r-reach > maxClearance-listSlack {
+		return nil, false
+	}
+	k := int(c.item)
+	start := int32(0)
+	if k%reindexChunk != 0 {
+		start = s.nbEnd[k-1]
+	}
+	return s.nb[k/reindexChunk][start:s.nbEnd[k]], true
 }

@@ -164,3 +164,15 @@ func resize(s []int32, n int) []int32 {
 	}
 	return make([]int32, n)
 }
+
+// AppendNear appends to buf the points whose cell meets the box [lo, hi]
+// (Near's, without a callback), in cell order, and returns it.
+func (p *PointGrid) AppendNear(lo, hi ci.Vector2, buf []int32) []int32 {
+	g := &p.c
+	x0, y0, x1, y1 := g.Span(lo, hi)
+	for y := y0; y <= y1; y++ {
+		k0, k1 := g.Row(y, x0, x1)
+		buf = append(buf, g.items[k0:k1]...)
+	}
+	return buf
+}

@@ -33,6 +33,10 @@ type Space struct {
 	// clear holds, per body handle, the clearance of the mobile bodies as
 	// of the last Reindex (clearance.go).
 	clear []clearance
+	// nb holds, per chunk of the mobile index, the neighbour lists of its
+	// items one after the other; nbEnd, per item, where its list ends.
+	nb    [][]int32
+	nbEnd []int32
 }
 
 // Runner runs n independent jobs, maybe in parallel (the simulator's
@@ -61,6 +65,9 @@ type mobileItem struct {
 	r      float64
 	z0, z1 float64 // bottom and top
 	body   int32
+	// plain: a disc without a nub, which a ray meets where it meets the
+	// disc of radius r around pos
+	plain bool
 }
 
 // minCell is the smallest cell of the mobile index, in metres.
@@ -85,7 +92,8 @@ func New(center, size ci.Vector3) *Space {
 		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
 			i := sel[k]
 			b := &s.Bodies[i]
-			s.mitem[dest[k]] = mobileItem{pos: b.Pos, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: i}
+			s.mitem[dest[k]] = mobileItem{pos: b.Pos, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: i,
+				plain: b.Shape == Disc && !b.HasNub}
 			s.mbody[dest[k]] = i
 		}
 	}
@@ -171,6 +179,10 @@ func (s *Space) ReindexWith(run Runner) {
 	for k := len(s.clear); k < len(s.Bodies); k++ {
 		s.clear = append(s.clear, clearance{})
 		s.unclear(k) // static, until the index says otherwise
+	}
+	s.nbEnd = resize(s.nbEnd, n)
+	for len(s.nb) < chunks {
+		s.nb = append(s.nb, nil)
 	}
 	run.Run(chunks, s.reindexJobs.clearance)
 	if s.staticDirty {
@@ -396,4 +408,58 @@ func (s *Space) NearMobileDisc(p ci.Vector2, r float64, fn func(i int) bool) {
 			}
 		}
 	}
+}
+
+// NearMobileDiscOf appends to buf the mobile bodies other than i whose
+// bounding disc (as indexed by the last Reindex) comes within r of q, and
+// returns it: the set NearMobileDisc(q, r) visits, less i, in no
+// particular order. Body i is mobile and p is its position; when the
+// index holds it there and q is near p, the bodies are read from i's
+// neighbour list instead of the index's rows.
+func (s *Space) NearMobileDiscOf(i int, p, q ci.Vector2, r float64, buf []int32) []int32 {
+	add := func(k int32) {
+		m := &s.mitem[k]
+		d := m.pos.Sub(q)
+		if reach := r + m.r; d.X*d.X+d.Y*d.Y > reach*reach || int(m.body) == i {
+			return
+		}
+		buf = append(buf, m.body)
+	}
+	if list, ok := s.neighbours(i, p, q, r); ok {
+		for _, k := range list {
+			add(k)
+		}
+		return buf
+	}
+	g := &s.mobile
+	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
+	x0, y0, x1, y1 := g.Span(q.Sub(pad), q.Add(pad))
+	for y := y0; y <= y1; y++ {
+		var k0, k1 int
+		if g.sparse {
+			k0, k1 = g.rowSparse(y, x0, x1)
+		} else {
+			k0, k1 = g.rowDense(y, x0, x1)
+		}
+		for k := k0; k < k1; k++ {
+			add(int32(k))
+		}
+	}
+	return buf
+}
+
+// AppendStatic appends to buf the static bodies whose footprint may meet
+// the box [lo, hi] (NearStatic's, without a callback), and returns it. A
+// body spanning several cells of the static index may be appended more
+// than once.
+func (s *Space) AppendStatic(lo, hi ci.Vector2, buf []int32) []int32 {
+	g := &s.static
+	x0, y0, x1, y1 := g.span(lo, hi)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			c := g.local(x, y)
+			buf = append(buf, g.items[g.start[c]:g.start[c+1]]...)
+		}
+	}
+	return buf
 }

@@ -1,0 +1,124 @@
+package space
+
+import "github.com/argosgo/argos/ci"
+
+// ringCands is how many candidates CastRing keeps on the stack; more
+// spill to the heap.
+const ringCands = 16
+
+// CastRing casts the rays of a ring of sensors around body i (a proximity
+// ring): ray k leaves along dirs[k], a unit vector in the body's frame,
+// and runs from inner to outer metres from the body's centre, at height
+// z. It writes to t[k] the fraction of the ray at which it first meets
+// another body, or -1 where it meets none, and returns how many rays met
+// one. The fractions are bit for bit those of Nearby (with radius outer)
+// followed by CastRayAmong for each ray; the bodies in reach are
+// gathered once for the ring, without allocating, from the body's
+// neighbour list, and a body that the index's clearance shows alone
+// reads -1 everywhere without a ray test. It is the proximity sensors'
+// query, the hottest of a swarm's ticks.
+func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []float64) int {
+	b := &s.Bodies[i]
+	p := b.Pos
+	var buf [ringCands]int32
+	cands := s.ringCands(i, p, outer, z, buf[:0])
+	if len(cands) == 0 {
+		for k := range dirs {
+			t[k] = -1
+		}
+		return 0
+	}
+	hits := 0
+	for k, d := range dirs {
+		// the ray's direction turned by the body's heading
+		c, sn := b.Cos*d.X-b.Sin*d.Y, b.Sin*d.X+b.Cos*d.Y
+		from := ci.Vector2{X: p.X + c*inner, Y: p.Y + sn*inner}
+		to := ci.Vector2{X: p.X + c*outer, Y: p.Y + sn*outer}
+		best := 2.0
+		for _, j := range cands {
+			var ti float64
+			var ok bool
+			if j >= 0 {
+				// a plain disc of the mobile index: the item has its
+				// position and radius
+				m := &s.mitem[j]
+				ti, ok = rayDisc(from, to, m.pos, m.r)
+			} else {
+				ti, ok = s.Bodies[^j].rayHit(from, to)
+			}
+			if ok && ti < best {
+				best = ti
+			}
+		}
+		if best <= 1 {
+			t[k] = best
+			hits++
+		} else {
+			t[k] = -1
+		}
+	}
+	return hits
+}
+
+// ringCands appends to buf the bodies that Nearby(p, r, z, i) returns,
+// plain discs of the mobile index as their item, the others as the
+// complement of their handle (without removing the repeats of static
+// bodies spanning several cells, which change no minimum).
+func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, buf []int32) []int32 {
+	m := ci.Vector2{X: r, Y: r}
+	g := &s.static
+	x0, y0, x1, y1 := g.span(p.Sub(m), p.Add(m))
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			c := g.local(x, y)
+			for _, j := range g.items[g.start[c]:g.start[c+1]] {
+				o := &s.Bodies[j]
+				if int(j) == i || !o.spans(z) || o.Distance(p) > r {
+					continue
+				}
+				buf = append(buf, ^j)
+			}
+		}
+	}
+	if s.clearOf(i, p, r) {
+		return buf // no other mobile body comes within r of the body at p
+	}
+	add := func(k int32) {
+		it := &s.mitem[k]
+		d := it.pos.Sub(p)
+		reach := r + it.r
+		if d.X*d.X+d.Y*d.Y > reach*reach {
+			return
+		}
+		j := int(it.body)
+		if j == i || z < it.z0 || z > it.z1 {
+			return
+		}
+		if it.plain {
+			buf = append(buf, k)
+		} else {
+			buf = append(buf, ^it.body)
+		}
+	}
+	if list, ok := s.neighbours(i, p, p, r); ok {
+		for _, k := range list {
+			add(k)
+		}
+		return buf
+	}
+	mg := &s.mobile
+	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
+	x0, y0, x1, y1 = mg.Span(p.Sub(pad), p.Add(pad))
+	for y := y0; y <= y1; y++ {
+		var k0, k1 int
+		if mg.sparse {
+			k0, k1 = mg.rowSparse(y, x0, x1)
+		} else {
+			k0, k1 = mg.rowDense(y, x0, x1)
+		}
+		for k := k0; k < k1; k++ {
+			add(int32(k))
+		}
+	}
+	return buf
+}

@@ -1,0 +1,93 @@
+package space
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+)
+
+// CastRing must give, bit for bit, what the proximity sensors computed
+// before it: Nearby with the ring's outer radius, then CastRayAmong for
+// each ray. Random worlds with a crowd (so that clearances are small and
+// many rays hit), nubs, boxes, raised bodies and long walls; the dense
+// and the sparse index; rings of a few and of many rays.
+func TestCastRingMatchesNearbyAndCastRayAmong(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	hits, rays := 0, 0
+	for round := range 4 {
+		s := randomSpace(r, 2000)
+		s.mobile.force = int8(2 * (round % 2)) // auto, then sparse
+		for range 800 {
+			b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true,
+				Pos: ci.Vector2{X: r.Float64() * 2, Y: r.Float64() * 2}}
+			if r.IntN(4) == 0 {
+				b.SetNub(0.01, 0.035, r.Float64()*2*math.Pi)
+			}
+			b.SetYaw(r.Float64() * 2 * math.Pi)
+			s.Add(b)
+		}
+		s.Reindex()
+		for _, n := range []int{8, 24, 40} {
+			dirs := make([]ci.Vector2, n)
+			for k := range dirs {
+				dirs[k] = ci.FromPolar(1, r.Float64()*2*math.Pi)
+			}
+			got := make([]float64, n)
+			for i := range s.Bodies {
+				b := &s.Bodies[i]
+				if b.Removed || !b.Movable || i%3 != round%3 {
+					continue
+				}
+				inner := b.Radius
+				if n == 40 {
+					inner = b.Radius * 0.5 // rays that start inside the body
+				}
+				outer := inner + 0.1
+				z := b.Z + b.Height*r.Float64()
+				hit := s.CastRing(i, dirs, inner, outer, z, got)
+				cands := s.Nearby(b.Pos, outer, z, i, nil)
+				want := 0
+				for k, d := range dirs {
+					c, sn := b.Cos*d.X-b.Sin*d.Y, b.Sin*d.X+b.Cos*d.Y
+					from := ci.Vector2{X: b.Pos.X + c*inner, Y: b.Pos.Y + sn*inner}
+					to := ci.Vector2{X: b.Pos.X + c*outer, Y: b.Pos.Y + sn*outer}
+					rays++
+					tt, j := s.CastRayAmong(cands, from, to)
+					if j < 0 {
+						tt = -1
+					} else {
+						want++
+					}
+					if math.Float64bits(got[k]) != math.Float64bits(tt) {
+						t.Fatalf("round %d, body %d, ray %d of %d: CastRing %v, Nearby and CastRayAmong %v", round, i, k, n, got[k], tt)
+					}
+				}
+				if hit != want {
+					t.Fatalf("round %d, body %d: CastRing says %d rays hit, %d did", round, i, hit, want)
+				}
+				hits += want
+			}
+		}
+	}
+	t.Logf("%d of %d rays hit", hits, rays)
+	if hits < rays/50 {
+		t.Errorf("only %d of %d rays hit: the test proves little", hits, rays)
+	}
+}
+
+// CastRing allocates nothing for rings whose candidates fit its buffer.
+func TestCastRingDoesNotAllocate(t *testing.T) {
+	s := randomSpace(rand.New(rand.NewPCG(5, 6)), 1000)
+	s.Reindex()
+	dirs := []ci.Vector2{{X: 1}, {Y: 1}, {X: -1}, {Y: -1}}
+	out := make([]float64, len(dirs))
+	i := 0
+	for s.Bodies[i].Removed || !s.Bodies[i].Movable {
+		i++
+	}
+	if a := testing.AllocsPerRun(100, func() { s.CastRing(i, dirs, 0.05, 0.15, 0.01, out) }); a != 0 {
+		t.Errorf("CastRing allocates %v times", a)
+	}
+}
