@@ -18,12 +18,26 @@ type proximity struct {
 	noise    float64
 	ShowRays bool
 	readings []ci.ProximityReading
-	dirs     []ci.Vector2 // sensor directions in the robot's frame
-	cands    []int32      // scratch: bodies within reach of the rays
+	// dirs are the sensor directions in the robot's frame, shared by the
+	// sensors of every robot of a model.
+	dirs []ci.Vector2
+}
+
+// ringDirs returns the unit vectors of a ring's angles.
+func ringDirs(ring *entity.ProximityRing) []ci.Vector2 {
+	dirs := make([]ci.Vector2, len(ring.Angles))
+	for i, a := range ring.Angles {
+		dirs[i] = ci.FromPolar(1, a)
+	}
+	return dirs
 }
 
 // proximityFactory builds the sensor for robots of model m (nil: any).
 func proximityFactory(m *entity.RobotModel) Factory {
+	var shared []ci.Vector2 // the directions of m's ring, made once
+	if m != nil {
+		shared = ringDirs(&m.Proximity)
+	}
 	return func(r *entity.Robot, n *config.Node) (any, error) {
 		if err := n.CheckAttrs("implementation", "noise_level", "show_rays", "calibrated"); err != nil {
 			return nil, err
@@ -32,9 +46,7 @@ func proximityFactory(m *entity.RobotModel) Factory {
 			return nil, n.Errorf("devices: <%s> is a sensor of the %s, but robot %q is a %s; use <%s> or the generic <proximity>",
 				n.Name, m.Type, r.ID, r.Model.Type, r.Model.Proximity.Tag)
 		}
-		// room for the neighbours a robot meets in a crowd, so that the
-		// scratch list does not grow run after run as robots meet more
-		p := &proximity{r: r, ring: &r.Model.Proximity, cands: make([]int32, 0, 16)}
+		p := &proximity{r: r, ring: &r.Model.Proximity}
 		p.response = p.ring.Response
 		if m == nil {
 			// ARGoS's generic sensor has its own curve, whatever the robot
@@ -51,10 +63,12 @@ func proximityFactory(m *entity.RobotModel) Factory {
 			return nil, err
 		}
 		p.readings = make([]ci.ProximityReading, len(p.ring.Angles))
-		p.dirs = make([]ci.Vector2, len(p.ring.Angles))
 		for i, a := range p.ring.Angles {
 			p.readings[i].Angle = a
-			p.dirs[i] = ci.FromPolar(1, a)
+		}
+		p.dirs = shared
+		if m == nil || len(shared) != len(p.ring.Angles) {
+			p.dirs = ringDirs(p.ring)
 		}
 		return p, nil
 	}
@@ -64,29 +78,27 @@ var _ ci.Proximity = (*proximity)(nil)
 
 func (p *proximity) Readings() []ci.ProximityReading { return p.readings }
 
-// Update casts one ray per sensor. The bodies the rays can reach are
-// gathered once per robot; a robot with nothing in reach reads zeros
-// without casting.
+// Update casts one ray per sensor (space.CastRing: the bodies the rays
+// can reach are gathered once per robot, and a robot with nothing in
+// reach reads zeros without casting).
 func (p *proximity) Update() {
 	b := p.r.B()
-	sp := p.r.Space
 	z := b.Z + p.ring.Height
 	inner := b.Radius
 	if p.ring.Radius > 0 {
 		inner = p.ring.Radius
 	}
 	outer := inner + p.ring.Range
-	p.cands = sp.Nearby(b.Pos, outer, z, p.r.Body, p.cands[:0])
-	for i, d := range p.dirs {
+	var buf [24]float64 // a foot-bot's ring; larger ones allocate
+	t := buf[:]
+	if len(p.dirs) > len(buf) {
+		t = make([]float64, len(p.dirs))
+	}
+	hits := p.r.Space.CastRing(p.r.Body, p.dirs, inner, outer, z, t)
+	for i := range p.readings {
 		v := 0.0
-		if len(p.cands) > 0 {
-			// the sensor direction turned by the robot's heading
-			c, s := b.Cos*d.X-b.Sin*d.Y, b.Sin*d.X+b.Cos*d.Y
-			from := ci.Vector2{X: b.Pos.X + c*inner, Y: b.Pos.Y + s*inner}
-			to := ci.Vector2{X: b.Pos.X + c*outer, Y: b.Pos.Y + s*outer}
-			if t, hit := sp.CastRayAmong(p.cands, from, to); hit >= 0 {
-				v = p.response(t * p.ring.Range)
-			}
+		if hits > 0 && t[i] >= 0 {
+			v = p.response(t[i] * p.ring.Range)
 		}
 		if p.noise > 0 {
 			v = math.Max(0, math.Min(1, v+p.noise*(2*p.r.Rand.Float64()-1)))
