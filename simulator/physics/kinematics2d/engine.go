@@ -31,8 +31,9 @@ type Engine struct {
 	distance   float64
 
 	objs     []object
-	slot     []int32 // body handle -> object index, -1 when not owned
-	static   []bool  // body handle -> a static body this engine shares
+	start    []startPose // per object
+	slot     []int32     // body handle -> object index, -1 when not owned
+	static   []bool      // body handle -> a static body this engine shares
 	bodies   []int
 	grid     space.PointGrid
 	useSpace bool    // this step reads the space's index instead of grid
@@ -48,24 +49,38 @@ type Engine struct {
 	first, last bool
 }
 
-// object is an owned body's state in the engine's plane.
+// object is an owned body's state in the engine's plane: what every
+// sub-step reads and writes, in 160 bytes. The pose it was added with,
+// which only Reset reads, is kept apart (start).
 type object struct {
-	body     int
-	p        ci.Vector2 // plane coordinates
-	a        float64
-	cand     ci.Vector2 // proposed pose of this sub-step
-	candA    float64
-	cc, cs   float64 // cosine and sine of candA
+	body     int32
+	shape    space.Shape
 	moving   bool
 	withdraw bool
 	check    bool // its proposal must be checked in this round
-	startP   ci.Vector2
-	startA   float64
+	radius   float64
+	p        ci.Vector2 // plane coordinates
+	a        float64
+	cos, sin float64    // of a
+	cand     ci.Vector2 // proposed pose of this sub-step
+	candA    float64
+	cc, cs   float64 // cosine and sine of candA
 	reach    float64
-	fp       space.Footprint
+	half     ci.Vector2 // Box
 	vel      ci.Vector2
 	angVel   float64
 	prevP    ci.Vector2
+}
+
+// footprint returns the object's footprint at p, turned by (cos, sin).
+func (o *object) footprint(p ci.Vector2, cos, sin float64) space.Footprint {
+	return space.Footprint{Shape: o.shape, Radius: o.radius, Half: o.half, Pos: p, Cos: cos, Sin: sin}
+}
+
+// startPose is the pose an object was added with, for Reset.
+type startPose struct {
+	p ci.Vector2
+	a float64
 }
 
 // New builds an engine from its <kinematics2d> element.
@@ -155,7 +170,7 @@ func (e *Engine) Add(i int) error {
 	}
 	if len(e.slot) < len(e.sp.Bodies) {
 		old := len(e.slot)
-		e.slot = append(e.slot, make([]int32, len(e.sp.Bodies)-old)...)
+		e.slot = slices.Grow(e.slot, cap(e.sp.Bodies)-old)[:len(e.sp.Bodies)]
 		for k := old; k < len(e.slot); k++ {
 			e.slot[k] = -1
 		}
@@ -164,12 +179,13 @@ func (e *Engine) Add(i int) error {
 		return fmt.Errorf("kinematics2d: engine %q already owns body %q", e.id, b.ID)
 	}
 	p := e.toPlane(b)
-	o := object{body: i, p: p, a: b.Yaw, startP: p, startA: b.Yaw, fp: b.Footprint(), vel: b.Vel, angVel: b.AngVel}
-	o.fp.Pos = p
+	o := object{body: int32(i), shape: b.Shape, radius: b.Radius, half: b.Half, p: p, a: b.Yaw, cos: b.Cos, sin: b.Sin,
+		vel: b.Vel, angVel: b.AngVel}
 	b.Engine = e.index
-	e.maxR = math.Max(e.maxR, b.Radius)
+	e.maxR = max(e.maxR, b.Radius)
 	e.slot[i] = int32(len(e.objs))
 	e.objs = append(e.objs, o)
+	e.start = append(e.start, startPose{p: p, a: b.Yaw})
 	e.bodies = append(e.bodies, i)
 	return nil
 }
@@ -181,9 +197,9 @@ func (e *Engine) Remove(i int) {
 		return
 	}
 	k, last := int(e.slot[i]), len(e.objs)-1
-	e.objs[k], e.bodies[k] = e.objs[last], e.bodies[last]
+	e.objs[k], e.bodies[k], e.start[k] = e.objs[last], e.bodies[last], e.start[last]
 	e.slot[e.objs[k].body] = int32(k)
-	e.objs, e.bodies = e.objs[:last], e.bodies[:last]
+	e.objs, e.bodies, e.start = e.objs[:last], e.bodies[:last], e.start[:last]
 	e.slot[i] = -1
 }
 
@@ -209,7 +225,7 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 		run.Run(chunks, e.jobs.propose)
 		maxReach := 0.0
 		for _, m := range e.reachOf[:chunks] {
-			maxReach = math.Max(maxReach, m)
+			maxReach = max(maxReach, m)
 		}
 		// 2. withdraw colliding proposals until none changes. Withdrawals
 		// only shrink the set of moving bodies, so this ends (in two or
@@ -217,7 +233,7 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 		// moving neighbours of a withdrawn proposal can change their minds.
 		e.useSpace = e.axis == 2 && e.iterations == 1
 		if !e.useSpace {
-			e.grid.Build(n, e.jobs.planePos, math.Max(2*e.maxR+2*maxReach+1e-3, 0.25))
+			e.grid.Build(n, e.jobs.planePos, max(2*e.maxR+2*maxReach+1e-3, 0.25))
 		}
 		e.maxReach = maxReach
 		for {
@@ -229,7 +245,10 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 			run.Run(chunks, e.jobs.withdraw)
 			for _, gone := range e.gone[:chunks] {
 				for _, k := range gone {
-					e.near(e.objs[k].p, e.objs[k].fp.Radius+maxReach, e.jobs.recheck)
+					var buf [nearBuf]int32
+					for _, j := range e.near(int(k), e.objs[k].p, e.objs[k].radius+maxReach, buf[:0]) {
+						e.objs[j].check = true
+					}
 				}
 			}
 		}
@@ -244,7 +263,6 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 type jobs struct {
 	propose, check, withdraw, accept, commit func(chunk int)
 	planePos                                 func(k int) ci.Vector2
-	recheck                                  func(k int) bool
 }
 
 // span returns the objects of chunk c.
@@ -263,7 +281,7 @@ func (e *Engine) makeJobs() {
 			}
 			e.propose(o, e.sub)
 			o.check = o.moving
-			m = math.Max(m, o.reach)
+			m = max(m, o.reach)
 		}
 		e.reachOf[c] = m
 	}
@@ -283,20 +301,16 @@ func (e *Engine) makeJobs() {
 			o.check = false
 			if o.withdraw {
 				o.moving = false
-				o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.fp.Cos, o.fp.Sin
+				o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.cos, o.sin
 				e.gone[c] = append(e.gone[c], int32(k))
 			}
 		}
-	}
-	e.jobs.recheck = func(j int) bool {
-		e.objs[j].check = true
-		return true
 	}
 	e.jobs.accept = func(c int) {
 		objs := e.span(c)
 		for k := range objs {
 			o := &objs[k]
-			o.p, o.a, o.fp.Cos, o.fp.Sin = o.cand, o.candA, o.cc, o.cs
+			o.p, o.a, o.cos, o.sin = o.cand, o.candA, o.cc, o.cs
 			if e.last {
 				o.vel = o.p.Sub(o.prevP).Scale(1 / e.dt)
 				o.angVel = e.sp.Bodies[o.body].TargetW
@@ -311,29 +325,37 @@ func (e *Engine) makeJobs() {
 			b := &e.sp.Bodies[o.body]
 			e.fromPlane(b, o.p)
 			// the cosine and sine of the step's heading are known already
-			b.Yaw, b.Cos, b.Sin = ci.NormalizeAngle(o.a), o.fp.Cos, o.fp.Sin
+			b.Yaw, b.Cos, b.Sin = normalizeAngle(o.a), o.cos, o.sin
 			b.Vel, b.AngVel = o.vel, o.angVel
 		}
 	}
 }
 
-// near calls fn for the owned bodies that may come within r of p: their
-// footprint at the start of the step, grown by the longest move of the
-// step, meets the disc. A floor engine stepping once per tick reads the
-// space's own index, which holds exactly those positions in a packed form;
-// other engines index their bodies in their plane themselves.
-func (e *Engine) near(p ci.Vector2, r float64, fn func(k int) bool) {
+// nearBuf is how many neighbours near finds without allocating.
+const nearBuf = 32
+
+// near appends to buf the objects that may come within r of q, a point
+// near object k: their footprint at the start of the step, grown by the
+// longest move of the step, meets the disc (k itself may be among them).
+// A floor engine stepping once per tick reads the space's own index,
+// which holds exactly those positions in a packed form (and k's
+// neighbour list); other engines index their bodies in their plane
+// themselves.
+func (e *Engine) near(k int, q ci.Vector2, r float64, buf []int32) []int32 {
 	if !e.useSpace {
 		m := ci.Vector2{X: r + e.maxR + e.maxReach, Y: r + e.maxR + e.maxReach}
-		e.grid.Near(p.Sub(m), p.Add(m), fn)
-		return
+		return e.grid.AppendNear(q.Sub(m), q.Add(m), buf)
 	}
-	e.sp.NearMobileDisc(p, r+e.maxReach, func(i int) bool {
-		if i < len(e.slot) && e.slot[i] >= 0 {
-			return fn(int(e.slot[i]))
+	o := &e.objs[k]
+	found := e.sp.NearMobileDiscOf(int(o.body), o.p, q, r+e.maxReach, buf)
+	n := 0
+	for _, i := range found {
+		if int(i) < len(e.slot) && e.slot[i] >= 0 {
+			found[n] = e.slot[i]
+			n++
 		}
-		return true
-	})
+	}
+	return found[:n]
 }
 
 // propose integrates the body's velocity along the arc for dt.
@@ -341,7 +363,7 @@ func (e *Engine) propose(o *object, dt float64) {
 	b := &e.sp.Bodies[o.body]
 	v, w := b.TargetV, b.TargetW
 	o.reach = math.Abs(v) * dt
-	o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.fp.Cos, o.fp.Sin
+	o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.cos, o.sin
 	o.moving = v != 0 || w != 0
 	if !o.moving {
 		return
@@ -353,7 +375,9 @@ func (e *Engine) propose(o *object, dt float64) {
 		d = 2 * v / w * math.Sin(da/2)
 	}
 	mid := o.a + da/2
-	o.cand = ci.Vector2{X: o.p.X + d*math.Cos(mid), Y: o.p.Y + d*math.Sin(mid)}
+	// (math.Sincos gives math.Sin and math.Cos bit for bit)
+	sm, cm := math.Sincos(mid)
+	o.cand = ci.Vector2{X: o.p.X + d*cm, Y: o.p.Y + d*sm}
 	o.candA = o.a + da
 	o.cs, o.cc = math.Sincos(o.candA)
 }
@@ -362,60 +386,53 @@ func (e *Engine) propose(o *object, dt float64) {
 // proposal (or a static body) more than it did before the move.
 func (e *Engine) conflicts(k int, pad float64) bool {
 	o := &e.objs[k]
-	cand := o.fp
-	cand.Pos, cand.Cos, cand.Sin = o.cand, o.cc, o.cs
-	old := o.fp
-	old.Pos = o.p
-	hit := false
-	lo := ci.Vector2{X: o.cand.X - pad - o.fp.Radius, Y: o.cand.Y - pad - o.fp.Radius}
-	hi := ci.Vector2{X: o.cand.X + pad + o.fp.Radius, Y: o.cand.Y + pad + o.fp.Radius}
+	cand := o.footprint(o.cand, o.cc, o.cs)
+	old := o.footprint(o.p, o.cos, o.sin)
+	lo := ci.Vector2{X: o.cand.X - pad - o.radius, Y: o.cand.Y - pad - o.radius}
+	hi := ci.Vector2{X: o.cand.X + pad + o.radius, Y: o.cand.Y + pad + o.radius}
 	// A body farther from every other than two moves can bring it closer
 	// meets none of them: only static bodies are left to check.
 	isolated := false
 	if e.useSpace {
-		gap, ok := e.sp.Clearance(o.body, o.p)
+		gap, ok := e.sp.Clearance(int(o.body), o.p)
 		isolated = ok && gap > 2*e.maxReach
 	}
 	if !isolated {
-		e.near(o.cand, o.fp.Radius, func(j int) bool {
-			if j == k {
-				return true
+		var buf [nearBuf]int32
+		for _, j := range e.near(k, o.cand, o.radius, buf[:0]) {
+			if int(j) == k {
+				continue
 			}
 			q := &e.objs[j]
 			// discs around both footprints that do not meet: no contact
 			d := q.cand.Sub(o.cand)
-			if r := q.fp.Radius + o.fp.Radius; d.X*d.X+d.Y*d.Y > r*r {
-				return true
+			if r := q.radius + o.radius; d.X*d.X+d.Y*d.Y > r*r {
+				continue
 			}
-			other := q.fp
-			other.Pos, other.Cos, other.Sin = q.cand, q.cc, q.cs
+			other := q.footprint(q.cand, q.cc, q.cs)
 			if g := space.FootprintGap(&cand, &other); g < 0 {
-				before := q.fp
-				before.Pos = q.p
+				before := q.footprint(q.p, q.cos, q.sin)
 				if g < space.FootprintGap(&old, &before) {
-					hit = true
-					return false
+					return true
 				}
 			}
-			return true
-		})
+		}
 	}
-	if hit || e.axis != 2 {
-		return hit
+	if e.axis != 2 {
+		return false
 	}
-	e.sp.NearStatic(lo, hi, func(i int) bool {
+	var buf [nearBuf]int32
+	for _, i := range e.sp.AppendStatic(lo, hi, buf[:0]) {
 		b := &e.sp.Bodies[i]
-		if i >= len(e.static) || !e.static[i] || b.Z > e.distance || b.Top() < e.distance {
-			return true
+		if int(i) >= len(e.static) || !e.static[i] || b.Z > e.distance || b.Top() < e.distance {
+			continue
 		}
 		s := b.Footprint()
 		if g := space.FootprintGap(&cand, &s); g < 0 && g < space.FootprintGap(&old, &s) {
-			hit = true
-			return false
+			return true
 		}
-		return true
-	})
-	return hit
+	}
+	return false
 }
 
 // Commit implements physics.Engine.
@@ -430,8 +447,8 @@ func (e *Engine) Commit(run physics.Runner) {
 func (e *Engine) Reset() {
 	for k := range e.objs {
 		o := &e.objs[k]
-		o.p, o.a, o.vel, o.angVel = o.startP, o.startA, ci.Vector2{}, 0
-		o.fp.Sin, o.fp.Cos = math.Sincos(o.a)
+		o.p, o.a, o.vel, o.angVel = e.start[k].p, e.start[k].a, ci.Vector2{}, 0
+		o.sin, o.cos = math.Sincos(o.a)
 		b := &e.sp.Bodies[o.body]
 		e.fromPlane(b, o.p)
 		b.SetYaw(o.a)
@@ -441,6 +458,15 @@ func (e *Engine) Reset() {
 
 // Close implements physics.Engine.
 func (e *Engine) Close() error {
-	e.objs, e.bodies = nil, nil
+	e.objs, e.bodies, e.start = nil, nil, nil
 	return nil
+}
+
+// normalizeAngle is ci.NormalizeAngle, bit for bit, without its math.Mod
+// for the angles already in (-pi, pi] (Mod returns those unchanged).
+func normalizeAngle(a float64) float64 {
+	if a > -math.Pi && a <= math.Pi {
+		return a
+	}
+	return ci.NormalizeAngle(a)
 }
