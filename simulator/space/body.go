@@ -106,7 +106,7 @@ func (b *Body) Reach() float64 {
 	if !b.HasNub {
 		return b.Radius
 	}
-	return math.Max(b.Radius, b.Nub.Dist+b.Nub.R)
+	return max(b.Radius, b.Nub.Dist+b.Nub.R)
 }
 
 // SetYaw sets the heading and its cached sine and cosine.
@@ -182,11 +182,11 @@ func (b *Footprint) toLocal(p ci.Vector2) ci.Vector2 {
 // Distance returns the distance from p to the body's footprint (0 inside).
 func (b *Footprint) Distance(p ci.Vector2) float64 {
 	if b.Shape == Disc {
-		return math.Max(0, p.Sub(b.Pos).Length()-b.Radius)
+		return max(0, p.Sub(b.Pos).Length()-b.Radius)
 	}
 	l := b.toLocal(p)
-	dx := math.Max(0, math.Abs(l.X)-b.Half.X)
-	dy := math.Max(0, math.Abs(l.Y)-b.Half.Y)
+	dx := max(0, math.Abs(l.X)-b.Half.X)
+	dy := max(0, math.Abs(l.Y)-b.Half.Y)
 	return math.Hypot(dx, dy)
 }
 
@@ -218,9 +218,9 @@ func boxBoxGap(a, b *Footprint) float64 {
 	for _, u := range axes {
 		d := a.extent(u) + b.extent(u) - math.Abs(a.Pos.Sub(b.Pos).Dot(u))
 		if d < 0 {
-			return math.Min(cornerDistance(a, b), cornerDistance(b, a))
+			return min(cornerDistance(a, b), cornerDistance(b, a))
 		}
-		depth = math.Min(depth, d)
+		depth = min(depth, d)
 	}
 	return -depth
 }
@@ -235,9 +235,9 @@ func (b *Footprint) extent(u ci.Vector2) float64 {
 func cornerDistance(a, b *Footprint) float64 {
 	hx := ci.Vector2{X: b.Cos * b.Half.X, Y: b.Sin * b.Half.X}
 	hy := ci.Vector2{X: -b.Sin * b.Half.Y, Y: b.Cos * b.Half.Y}
-	return math.Min(
-		math.Min(a.Distance(b.Pos.Add(hx).Add(hy)), a.Distance(b.Pos.Add(hx).Sub(hy))),
-		math.Min(a.Distance(b.Pos.Sub(hx).Add(hy)), a.Distance(b.Pos.Sub(hx).Sub(hy))))
+	return min(
+		min(a.Distance(b.Pos.Add(hx).Add(hy)), a.Distance(b.Pos.Add(hx).Sub(hy))),
+		min(a.Distance(b.Pos.Sub(hx).Add(hy)), a.Distance(b.Pos.Sub(hx).Sub(hy))))
 }
 
 func boxDiscGap(box *Footprint, c ci.Vector2, r float64) float64 {
@@ -245,9 +245,9 @@ func boxDiscGap(box *Footprint, c ci.Vector2, r float64) float64 {
 	dx := math.Abs(l.X) - box.Half.X
 	dy := math.Abs(l.Y) - box.Half.Y
 	if dx <= 0 && dy <= 0 {
-		return math.Max(dx, dy) - r // inside: negative depth
+		return max(dx, dy) - r // inside: negative depth
 	}
-	return math.Hypot(math.Max(dx, 0), math.Max(dy, 0)) - r
+	return math.Hypot(max(dx, 0), max(dy, 0)) - r
 }
 
 // verticalOverlap reports whether the body spans height z.

@@ -271,6 +271,19 @@ func (s *Space) Crowded(i int, gap float64) bool {
 		s.static.visit(lo.Sub(m), hi.Add(m), check)
 		return crowded
 	}
+	// a mobile body closer than gap has a bounding disc closer than gap:
+	// within the neighbour list when gap is small enough
+	if list, ok := s.neighbours(i, b.Pos, b.Pos, gap+b.Reach()); ok {
+		if !s.static.visit(lo.Sub(m), hi.Add(m), check) {
+			return crowded
+		}
+		for _, k := range list {
+			if !check(int(s.mitem[k].body)) {
+				break
+			}
+		}
+		return crowded
+	}
 	s.Near(lo.Sub(m), hi.Add(m), check)
 	return crowded
 }
