@@ -1,10 +1,6 @@
 package dynamics2d
 
-import (
-	"math"
-
-	"github.com/jakecoffman/cp/v2"
-)
+import "github.com/jakecoffman/cp/v2"
 
 // drive drags a body toward a target velocity with a bounded impulse. It is
 // ARGoS's pivot joint plus gear joint (anchors at the centre of mass, max
@@ -51,7 +47,7 @@ func (d *drive) impulse(v cp.Vector, w float64) (cp.Vector, float64) {
 
 	jw := (d.tw - w) * d.inert
 	oldW := d.jAccW
-	d.jAccW = math.Max(-d.jMaxW, math.Min(d.jMaxW, oldW+jw))
+	d.jAccW = max(-d.jMaxW, min(d.jMaxW, oldW+jw))
 	w += (d.jAccW - oldW) * d.iInv
 	return v, w
 }

@@ -38,16 +38,31 @@ type Engine struct {
 	iterations int
 	tick       float64
 
-	cps  *cp.Space
-	objs []*object
-	slot map[int]int // body handle -> position in objs
+	cps *cp.Space
+	// objs are the owned bodies in the order they were added; Remove
+	// leaves a nil hole (holes counts them), which compact closes while
+	// keeping that order, so that removing costs O(1) however many bodies
+	// the engine owns (migration removes bodies every tick).
+	objs  []*object
+	holes int
+	slot  []int32 // body handle -> position in objs, -1 when not owned
+	// slab is where new objects are made, a chunk at a time, so that
+	// objects added together lie together in memory; free are the objects
+	// of removed bodies, made again first.
+	slab []object
+	free []*object
 
-	bodies   []int
-	statics  []int
-	prevSub  float64 // the last sub-step cp took, 0 before the first
-	chunk    int
-	cpList   []*object
-	freeList []*object
+	bodies  []int
+	statics []int
+	prevSub float64 // the last sub-step cp took, 0 before the first
+	chunk   int
+	cpList  []*object
+	// per chunk of objs: the longest reach, the bodies to move in or out
+	// of cp (in order), those stepped in cp and those stepped free
+	chunkReach []float64
+	trans      [][]*object
+	cpOf       [][]*object
+	freeOf     [][]*object
 
 	// forceCP hands every body to cp, never to the free integrator. Tests
 	// set it (export_test.go) to compare both paths.
@@ -65,7 +80,7 @@ type Engine struct {
 	// step allocates nothing of its own; they read the step's parameters
 	// below.
 	jobs struct {
-		crowded, move, commit func(chunk int)
+		reach, crowded, move, commit func(chunk int)
 	}
 	dt, maxReach, sub, coef float64
 }
@@ -88,6 +103,7 @@ type object struct {
 	wantCP bool
 	joints int     // grips holding or held by the body: it stays in cp
 	spin   float64 // extra reach of a box's corners when it turns
+	reach  float64 // how far it may travel in this step (Step)
 
 	startP cp.Vector
 	startA float64
@@ -103,7 +119,7 @@ func New(n *config.Node, env physics.Env) (physics.Engine, error) {
 	id, it := h.ID, h.Iterations
 	e := &Engine{
 		id: id, index: env.Index, sp: env.Space, iterations: it, tick: env.TickLength,
-		slot: map[int]int{}, chunk: 256,
+		chunk: 256,
 	}
 	e.cps = cp.NewSpace()
 	e.cps.Iterations = uint(it)
@@ -138,7 +154,10 @@ func (e *Engine) ID() string { return e.id }
 func (e *Engine) Region() *physics.Prism { return e.region }
 
 // Bodies implements physics.Engine.
-func (e *Engine) Bodies() []int { return e.bodies }
+func (e *Engine) Bodies() []int {
+	e.compact()
+	return e.bodies
+}
 
 // AddStatic implements physics.Engine.
 func (e *Engine) AddStatic(i int) error {
@@ -216,7 +235,7 @@ func boxVerts(h ci.Vector2) [4]cp.Vector {
 // constraint; call it on the coordinating goroutine only (cp numbers its
 // bodies with a package-level counter).
 func (e *Engine) Add(i int) error {
-	if _, dup := e.slot[i]; dup {
+	if _, ok := e.objOf(i); ok {
 		return fmt.Errorf("dynamics2d: engine %q already owns body %q", e.id, e.sp.Bodies[i].ID)
 	}
 	b := &e.sp.Bodies[i]
@@ -226,7 +245,8 @@ func (e *Engine) Add(i int) error {
 	if b.Mass <= 0 {
 		return fmt.Errorf("dynamics2d: body %q has mass %g; give it a positive mass", b.ID, b.Mass)
 	}
-	o := &object{body: i}
+	o := e.newObject()
+	o.body = i
 	var moment float64
 	switch b.Shape {
 	case space.Disc:
@@ -270,10 +290,56 @@ func (e *Engine) Add(i int) error {
 	o.w = b.AngVel
 	o.startP, o.startA = o.p, o.a
 	b.Engine = e.index
-	e.slot[i] = len(e.objs)
+	for len(e.slot) < len(e.sp.Bodies) {
+		e.slot = append(e.slot, -1)
+	}
+	e.slot[i] = int32(len(e.objs))
 	e.objs = append(e.objs, o)
 	e.bodies = append(e.bodies, i)
 	return nil
+}
+
+// newObject returns a zero object, from those of removed bodies or from
+// the slab.
+func (e *Engine) newObject() *object {
+	if k := len(e.free) - 1; k >= 0 {
+		o := e.free[k]
+		e.free = e.free[:k]
+		return o
+	}
+	if len(e.slab) == 0 {
+		e.slab = make([]object, min(max(len(e.objs), 16), 1024))
+	}
+	o := &e.slab[0]
+	e.slab = e.slab[1:]
+	return o
+}
+
+// objOf returns the position in objs of the object of body i.
+func (e *Engine) objOf(i int) (int, bool) {
+	if i < 0 || i >= len(e.slot) || e.slot[i] < 0 {
+		return 0, false
+	}
+	return int(e.slot[i]), true
+}
+
+// compact closes the holes Remove left in objs and bodies, keeping the
+// order of the others.
+func (e *Engine) compact() {
+	if e.holes == 0 {
+		return
+	}
+	n := 0
+	for _, o := range e.objs {
+		if o != nil {
+			e.objs[n], e.bodies[n] = o, o.body
+			e.slot[o.body] = int32(n)
+			n++
+		}
+	}
+	clear(e.objs[n:])
+	e.objs, e.bodies = e.objs[:n], e.bodies[:n]
+	e.holes = 0
 }
 
 // secondBody returns the mass and moment of inertia of the second body
@@ -294,7 +360,7 @@ func secondBody(b *space.Body, moment float64) (mass, inertia float64) {
 
 // Remove implements physics.Engine.
 func (e *Engine) Remove(i int) {
-	k, ok := e.slot[i]
+	k, ok := e.objOf(i)
 	if !ok {
 		return
 	}
@@ -303,15 +369,11 @@ func (e *Engine) Remove(i int) {
 	if o.inCP {
 		e.leaveCP(o)
 	}
-	last := len(e.objs) - 1
-	copy(e.objs[k:], e.objs[k+1:])
-	e.objs = e.objs[:last]
-	copy(e.bodies[k:], e.bodies[k+1:])
-	e.bodies = e.bodies[:last]
-	delete(e.slot, i)
-	for j := k; j < len(e.objs); j++ {
-		e.slot[e.objs[j].body] = j
-	}
+	e.objs[k] = nil
+	e.slot[i] = -1
+	e.holes++
+	*o = object{}
+	e.free = append(e.free, o)
 }
 
 func (e *Engine) enterCP(o *object) {
@@ -341,34 +403,41 @@ func (e *Engine) leaveCP(o *object) {
 
 // Step implements physics.Engine.
 func (e *Engine) Step(dt float64, run physics.Runner) {
+	e.compact()
 	n := len(e.objs)
+	chunks := (n + e.chunk - 1) / e.chunk
+	if e.jobs.crowded == nil {
+		e.makeJobs()
+	}
+	if len(e.trans) < chunks {
+		e.chunkReach = make([]float64, chunks)
+		e.trans = make([][]*object, chunks)
+		e.cpOf = make([][]*object, chunks)
+		e.freeOf = make([][]*object, chunks)
+	}
 	// 1. Which bodies may touch something during this tick? A body can
 	// travel at most max(|v|, |target|)*dt (the drive never speeds it up
 	// beyond the larger of the two); two bodies can only meet if their gap
 	// is below the sum of their reaches.
+	e.dt = dt
+	run.Run(chunks, e.jobs.reach)
 	maxReach := 0.0
-	for _, o := range e.objs {
-		maxReach = math.Max(maxReach, e.reach(o, dt))
+	for _, r := range e.chunkReach[:chunks] {
+		maxReach = max(maxReach, r)
 	}
-	if e.jobs.crowded == nil {
-		e.makeJobs()
-	}
-	e.dt, e.maxReach = dt, maxReach
-	run.Run((n+e.chunk-1)/e.chunk, e.jobs.crowded)
+	e.maxReach = maxReach
+	run.Run(chunks, e.jobs.crowded)
 	// 2. Move bodies in and out of the cp space, in a fixed order.
-	e.cpList, e.freeList = e.cpList[:0], e.freeList[:0]
-	for _, o := range e.objs {
-		switch {
-		case o.wantCP && !o.inCP:
-			e.enterCP(o)
-		case !o.wantCP && o.inCP:
-			e.leaveCP(o)
+	e.cpList = e.cpList[:0]
+	for c := range chunks {
+		for _, o := range e.trans[c] {
+			if o.wantCP {
+				e.enterCP(o)
+			} else {
+				e.leaveCP(o)
+			}
 		}
-		if o.inCP {
-			e.cpList = append(e.cpList, o)
-		} else {
-			e.freeList = append(e.freeList, o)
-		}
+		e.cpList = append(e.cpList, e.cpOf[c]...)
 	}
 	// 3. Step cp and the free bodies at the same time.
 	sub := dt / float64(e.iterations)
@@ -384,24 +453,42 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 	}
 	e.prevSub = sub
 	e.sub, e.coef = sub, coef
-	run.Run(1+(len(e.freeList)+e.chunk-1)/e.chunk, e.jobs.move)
+	run.Run(1+chunks, e.jobs.move)
 }
 
 // makeJobs makes Step's and Commit's passes.
 func (e *Engine) makeJobs() {
-	e.jobs.crowded = func(c int) {
+	e.jobs.reach = func(c int) {
+		m := 0.0
 		for _, o := range e.objs[c*e.chunk : min((c+1)*e.chunk, len(e.objs))] {
-			o.wantCP = e.forceCP || o.joints > 0 || e.sp.Crowded(o.body, e.reach(o, e.dt)+e.maxReach)
+			o.reach = e.reach(o, e.dt)
+			m = max(m, o.reach)
 		}
+		e.chunkReach[c] = m
 	}
-	// job 0 steps cp; the others, chunks of the free bodies at the same
+	e.jobs.crowded = func(c int) {
+		trans, inCP, free := e.trans[c][:0], e.cpOf[c][:0], e.freeOf[c][:0]
+		for _, o := range e.objs[c*e.chunk : min((c+1)*e.chunk, len(e.objs))] {
+			o.wantCP = e.forceCP || o.joints > 0 || e.sp.Crowded(o.body, o.reach+e.maxReach)
+			if o.wantCP != o.inCP {
+				trans = append(trans, o)
+			}
+			if o.wantCP {
+				inCP = append(inCP, o)
+			} else {
+				free = append(free, o)
+			}
+		}
+		e.trans[c], e.cpOf[c], e.freeOf[c] = trans, inCP, free
+	}
+	// job 0 steps cp; the others, the free bodies of a chunk at the same
 	// time
 	e.jobs.move = func(c int) {
 		if c == 0 {
 			e.stepCP(e.sub)
 			return
 		}
-		for _, o := range e.freeList[(c-1)*e.chunk : min(c*e.chunk, len(e.freeList))] {
+		for _, o := range e.freeOf[c-1] {
 			e.stepFree(o, e.sub, e.coef)
 		}
 	}
@@ -409,16 +496,25 @@ func (e *Engine) makeJobs() {
 		for _, o := range e.objs[c*e.chunk : min((c+1)*e.chunk, len(e.objs))] {
 			b := &e.sp.Bodies[o.body]
 			b.Pos = ci.Vector2{X: o.p.X, Y: o.p.Y}
-			b.SetYaw(ci.NormalizeAngle(o.a))
+			b.SetYaw(normalizeAngle(o.a))
 			b.Vel = ci.Vector2{X: o.v.X, Y: o.v.Y}
 			b.AngVel = o.w
 		}
 	}
 }
 
+// normalizeAngle is ci.NormalizeAngle, bit for bit, without its math.Mod
+// for the angles already in (-pi, pi] (Mod returns those unchanged).
+func normalizeAngle(a float64) float64 {
+	if a > -math.Pi && a <= math.Pi {
+		return a
+	}
+	return ci.NormalizeAngle(a)
+}
+
 func (e *Engine) reach(o *object, dt float64) float64 {
 	b := &e.sp.Bodies[o.body]
-	speed := math.Max(o.v.Length(), math.Abs(b.TargetV))
+	speed := max(o.v.Length(), math.Abs(b.TargetV))
 	return speed*dt*1.5 + 0.002 + o.spin
 }
 
@@ -477,12 +573,14 @@ func (e *Engine) Commit(run physics.Runner) {
 	if e.jobs.commit == nil {
 		e.makeJobs()
 	}
+	e.compact()
 	run.Run((len(e.objs)+e.chunk-1)/e.chunk, e.jobs.commit)
 }
 
 // Reset implements physics.Engine.
 func (e *Engine) Reset() {
 	e.releaseAll()
+	e.compact()
 	for _, o := range e.objs {
 		if o.inCP {
 			e.leaveCP(o)
@@ -500,13 +598,14 @@ func (e *Engine) Reset() {
 // Close implements physics.Engine.
 func (e *Engine) Close() error {
 	e.releaseAll()
+	e.compact()
 	for _, o := range e.objs {
 		if o.inCP {
 			e.leaveCP(o)
 		}
 	}
-	e.objs, e.bodies = nil, nil
-	clear(e.slot)
+	e.objs, e.bodies, e.slab, e.free = nil, nil, nil, nil
+	e.slot = e.slot[:0]
 	return nil
 }
 

@@ -34,8 +34,8 @@ func (e *Engine) Grip(gripper, object int, anchor ci.Vector2) error {
 	if gripper == object {
 		return fmt.Errorf("dynamics2d: body %q cannot grip itself", e.sp.Bodies[gripper].ID)
 	}
-	kg, okg := e.slot[gripper]
-	ko, oko := e.slot[object]
+	kg, okg := e.objOf(gripper)
+	ko, oko := e.objOf(object)
 	if !okg || !oko {
 		who := gripper
 		if okg {
@@ -79,7 +79,7 @@ func (e *Engine) Release(gripper int) {
 	}
 	e.cps.RemoveConstraint(g.joint)
 	for _, b := range [2]int{gripper, g.object} {
-		if k, ok := e.slot[b]; ok {
+		if k, ok := e.objOf(b); ok {
 			e.objs[k].joints--
 		}
 	}
