@@ -40,7 +40,10 @@ type Simulator struct {
 	closed  bool
 	failed  error
 	jobs    jobs
-	migrate []int
+	// panicked is, per chunk of robots, whether a controller of the chunk
+	// panicked in the last sense and control phase.
+	panicked []bool
+	migrate  []int
 	leaving int          // the engine whose bodies migrateBodies checks
 	left    []bool       // per body of that engine: it left the engine
 	metrics metricsState // metrics.go
@@ -195,12 +198,20 @@ func (s *Simulator) makeJobs() {
 			a.Apply()
 		}
 	})
-	s.jobs.sense = s.eachRobot(func(r *robot) {
-		for _, sen := range r.sens {
-			sen.Update()
+	s.jobs.sense = func(c int) {
+		panicked := false
+		for _, r := range s.robots[c*robotChunk : min((c+1)*robotChunk, len(s.robots))] {
+			if r.removed {
+				continue
+			}
+			for _, sen := range r.sens {
+				sen.Update()
+			}
+			r.controlStep()
+			panicked = panicked || r.panic != nil
 		}
-		r.controlStep()
-	})
+		s.panicked[c] = panicked
+	}
 	s.jobs.step = func(i int) { s.engines[i].Step(s.tickLen, s.pool) }
 	s.jobs.commit = func(i int) { s.engines[i].Commit(s.pool) }
 	s.jobs.leaving = func(c int) {
@@ -236,8 +247,16 @@ func (s *Simulator) updateWorld() {
 }
 
 func (s *Simulator) senseControl() error {
-	s.pool.Run(s.robotChunks(), s.jobs.sense)
-	for _, r := range s.robots {
+	chunks := s.robotChunks()
+	s.panicked = slices.Grow(s.panicked[:0], chunks)[:chunks]
+	s.pool.Run(chunks, s.jobs.sense)
+	// the first robot whose controller panicked, found without reading
+	// every robot (a million of them cost a millisecond a tick)
+	first := slices.Index(s.panicked, true)
+	if first < 0 {
+		return nil
+	}
+	for _, r := range s.robots[first*robotChunk:] {
 		if r.panic != nil {
 			if cp, ok := r.panic.(*controllerPanic); ok { // panics.go
 				s.log.Debugf("controller %q of %s %q panicked at tick %d:\n%s", r.ctrlID, r.Model.Type, r.ID, s.tick, cp.stack)
