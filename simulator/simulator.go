@@ -44,13 +44,13 @@ type Simulator struct {
 	// panicked in the last sense and control phase.
 	panicked []bool
 	migrate  []int
-	leaving int          // the engine whose bodies migrateBodies checks
-	left    []bool       // per body of that engine: it left the engine
-	metrics metricsState // metrics.go
-	outDir  string       // Options.OutputDir
-	coord   coordState   // coordinate.go
-	spots   spotSources  // spots.go
-	own     ownership    // assign.go
+	leaving  int          // the engine whose bodies migrateBodies checks
+	left     []bool       // per body of that engine: it left the engine
+	metrics  metricsState // metrics.go
+	outDir   string       // Options.OutputDir
+	coord    coordState   // coordinate.go
+	spots    spotSources  // spots.go
+	own      ownership    // assign.go
 	// selected is the entity the viewer selected (userfuncs.go).
 	selected string
 }
