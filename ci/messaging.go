@@ -43,6 +43,18 @@ type MessagingSensor interface {
 	Inbox() []Message
 }
 
+// InboxReader is implemented by messaging sensors that hand out their
+// messages one by one without copying them (the simulator's, where a
+// broadcast reaches many robots): [Topic] reads through it when the
+// sensor has it. InboxMessage returns message i of the inbox (0 <= i <
+// InboxLen()) and whether it was sent to this robot alone; the message
+// belongs to the runtime, may be shared with other robots and must not be
+// modified, and its To field may be left empty.
+type InboxReader interface {
+	InboxLen() int
+	InboxMessage(i int) (m *Message, unicast bool)
+}
+
 // TopicLister is implemented by messaging devices whose element lists
 // the topics they carry (<messaging topic="a,b"/>); an empty list means
 // every topic.
@@ -80,10 +92,16 @@ type Topic[T any] struct {
 	name  string
 	tx    MessagingActuator
 	rx    MessagingSensor
-	codec *Codec[T]
+	rd    InboxReader // rx, when it hands out messages one by one
+	codec Codec[T]    // by value: one object less to reach per message
 	buf   []byte
+	out   T // the value being sent: the codec reads it through a pointer
 	got   []Received[T]
 	bad   int
+	// first holds the first values of a tick, in the topic itself: a
+	// robot that hears a few neighbours reads no memory of its own
+	// elsewhere
+	first [4]Received[T]
 }
 
 // Received is a value received on a topic, with the id of its sender
@@ -106,7 +124,8 @@ func NewTopic[T any](r Robot, name string) (*Topic[T], error) {
 	if err != nil {
 		return nil, fmt.Errorf("ci: robot %q: topic %q: %w", r.ID(), name, err)
 	}
-	t := &Topic[T]{name: name, codec: codec}
+	t := &Topic[T]{name: name, codec: *codec}
+	t.got = t.first[:0]
 	if d, ok := r.Actuator(TagMessaging); ok {
 		if t.tx, ok = d.(MessagingActuator); !ok {
 			return nil, fmt.Errorf("ci: robot %q: actuator %q is a %T and does not send messages: %w", r.ID(), TagMessaging, d, ErrWrongType)
@@ -122,6 +141,7 @@ func NewTopic[T any](r Robot, name string) (*Topic[T], error) {
 		if err := checkTopic(r, "sensor", d, name); err != nil {
 			return nil, err
 		}
+		t.rd, _ = d.(InboxReader)
 	}
 	if t.tx == nil && t.rx == nil {
 		return nil, fmt.Errorf("ci: robot %q: topic %q: messaging is %w for this controller; add <messaging implementation=\"default\"/> under <actuators> to send and under <sensors> to receive",
@@ -154,7 +174,12 @@ func (t *Topic[T]) SendTo(to string, v T) {
 	if t.tx == nil {
 		panic(fmt.Sprintf("ci: topic %q cannot send: declare <messaging implementation=\"default\"/> under <actuators>", t.name))
 	}
-	t.buf = t.codec.Append(t.buf[:0], &v)
+	t.out = v
+	if t.codec.raw {
+		t.tx.Send(t.name, to, t.codec.memory(&t.out)) // the device copies it
+		return
+	}
+	t.buf = t.codec.Append(t.buf[:0], &t.out)
 	t.tx.Send(t.name, to, t.buf)
 }
 
@@ -166,27 +191,39 @@ func (t *Topic[T]) SendTo(to string, v T) {
 func (t *Topic[T]) Received() []Received[T] {
 	t.got = t.got[:0]
 	t.bad = 0
-	if t.rx == nil {
+	if t.rd != nil {
+		for i, n := 0, t.rd.InboxLen(); i < n; i++ {
+			m, uni := t.rd.InboxMessage(i)
+			t.take(m, uni)
+		}
 		return t.got
 	}
-	for _, m := range t.rx.Inbox() {
-		if m.Topic != t.name {
-			continue
+	if t.rx != nil {
+		inbox := t.rx.Inbox()
+		for i := range inbox {
+			t.take(&inbox[i], inbox[i].To != "")
 		}
-		if len(t.got) < cap(t.got) {
-			t.got = t.got[:len(t.got)+1] // keep the slices the old value holds
-		} else {
-			t.got = append(t.got, Received[T]{})
-		}
-		g := &t.got[len(t.got)-1]
-		if err := t.codec.Decode(m.Payload, &g.Value); err != nil {
-			t.got = t.got[:len(t.got)-1]
-			t.bad++
-			continue
-		}
-		g.From, g.Unicast = m.From, m.To != ""
 	}
 	return t.got
+}
+
+// take decodes m into the next value when it is on the topic.
+func (t *Topic[T]) take(m *Message, unicast bool) {
+	if m.Topic != t.name {
+		return
+	}
+	if len(t.got) < cap(t.got) {
+		t.got = t.got[:len(t.got)+1] // keep the slices the old value holds
+	} else {
+		t.got = append(t.got, Received[T]{})
+	}
+	g := &t.got[len(t.got)-1]
+	if err := t.codec.Decode(m.Payload, &g.Value); err != nil {
+		t.got = t.got[:len(t.got)-1]
+		t.bad++
+		return
+	}
+	g.From, g.Unicast = m.From, unicast
 }
 
 // Malformed returns the number of payloads the last Received skipped

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"unsafe"
 )
 
 // The wire encoding of messages. It is defined here, once, and used by
@@ -184,7 +185,11 @@ func (r *reader) take(n int, what string) ([]byte, error) {
 type Codec[T any] struct {
 	enc  encodeFn
 	dec  decodeFn
+	get  func(b []byte, v reflect.Value) bool
 	size int // the fixed size of an encoded value, -1 when it varies
+	// raw says that a T's memory is its encoding (see rawLayout), which
+	// is then copied as it is
+	raw bool
 }
 
 type (
@@ -200,15 +205,21 @@ func NewCodec[T any]() (*Codec[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Codec[T]{enc: p.enc, dec: p.dec, size: p.size}, nil
+	return &Codec[T]{enc: p.enc, dec: p.dec, get: p.get, size: p.size, raw: littleEndian() && rawLayout(t)}, nil
 }
 
 // Size returns the number of bytes every value of T takes, or -1 when
 // it depends on the value (strings, slices, custom encodings).
 func (c *Codec[T]) Size() int { return c.size }
 
+// memory returns the bytes of *v, which are its encoding when c.raw.
+func (c *Codec[T]) memory(v *T) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(v)), c.size) }
+
 // Append appends the encoding of *v to buf.
 func (c *Codec[T]) Append(buf []byte, v *T) []byte {
+	if c.raw {
+		return append(buf, unsafe.Slice((*byte)(unsafe.Pointer(v)), c.size)...)
+	}
 	return c.enc(buf, reflect.ValueOf(v).Elem())
 }
 
@@ -216,6 +227,15 @@ func (c *Codec[T]) Append(buf []byte, v *T) []byte {
 // Fields decode in place: a slice field reuses the capacity of the slice
 // *v already holds.
 func (c *Codec[T]) Decode(data []byte, v *T) error {
+	if c.raw && len(data) == c.size {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(v)), c.size), data)
+		return nil
+	}
+	if c.get != nil && len(data) == c.size {
+		if c.get(data, reflect.ValueOf(v).Elem()) {
+			return nil
+		}
+	}
 	r, err := c.dec(reader{data: data}, reflect.ValueOf(v).Elem())
 	if err != nil {
 		return err
@@ -226,11 +246,68 @@ func (c *Codec[T]) Decode(data []byte, v *T) error {
 	return nil
 }
 
-// plan is how one type is encoded.
+// rawLayout reports whether the memory of a value of t, on a
+// little-endian machine, is its encoding: numbers of fixed widths (no
+// bool, which must decode as 0 or 1, nor int or uint narrower than 64
+// bits), in arrays and structs without padding or blank fields, and no
+// type with its own encoding.
+func rawLayout(t reflect.Type) bool {
+	if reflect.PointerTo(t).Implements(unmarshalerType) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return true
+	case reflect.Int, reflect.Uint, reflect.Uintptr:
+		return t.Size() == 8
+	case reflect.Array:
+		return rawLayout(t.Elem())
+	case reflect.Struct:
+		var sum uintptr
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if f.Name == "_" || f.Offset != sum || !rawLayout(f.Type) {
+				return false
+			}
+			sum += f.Type.Size()
+		}
+		return sum == t.Size()
+	}
+	return false
+}
+
+// littleEndian reports whether this machine stores numbers little-endian.
+func littleEndian() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}
+
+// plan is how one type is encoded. Plans of a fixed size also have get,
+// which decodes exactly size bytes without bounds checks and reports
+// false for a value the type cannot take.
 type plan struct {
 	enc  encodeFn
 	dec  decodeFn
+	get  func(b []byte, v reflect.Value) bool
 	size int
+}
+
+// fixed completes a plan of a fixed size: its dec takes the bytes and
+// calls get.
+func fixed(size int, enc encodeFn, get func(b []byte, v reflect.Value) bool, what string) *plan {
+	return &plan{size: size, enc: enc, get: get,
+		dec: func(r reader, v reflect.Value) (reader, error) {
+			b, err := r.take(size, what)
+			if err != nil {
+				return r, err
+			}
+			if !get(b, v) {
+				r.at -= size
+				return r, r.fail("%s holds a value a %s cannot take (a bool other than 0 or 1, an int too large for this platform)", what, v.Type())
+			}
+			return r, nil
+		}}
 }
 
 var (
@@ -252,55 +329,33 @@ func makePlan(t reflect.Type, path string, open map[reflect.Type]bool) (*plan, e
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		return &plan{size: 1,
-			enc: func(buf []byte, v reflect.Value) []byte {
-				if v.Bool() {
-					return append(buf, 1)
-				}
-				return append(buf, 0)
-			},
-			dec: func(r reader, v reflect.Value) (reader, error) {
-				b, err := r.take(1, "a bool")
-				if err != nil {
-					return r, err
-				}
-				if b[0] > 1 {
-					r.at--
-					return r, r.fail("a bool is 0 or 1, not %d", b[0])
-				}
-				v.SetBool(b[0] == 1)
-				return r, nil
-			}}, nil
+		return fixed(1, func(buf []byte, v reflect.Value) []byte {
+			if v.Bool() {
+				return append(buf, 1)
+			}
+			return append(buf, 0)
+		}, func(b []byte, v reflect.Value) bool {
+			v.SetBool(b[0] == 1)
+			return b[0] <= 1
+		}, "a bool"), nil
 	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int:
 		return intPlan(t), nil
 	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uint, reflect.Uintptr:
 		return uintPlan(t), nil
 	case reflect.Float32:
-		return &plan{size: 4,
-			enc: func(buf []byte, v reflect.Value) []byte {
-				return binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(v.Float())))
-			},
-			dec: func(r reader, v reflect.Value) (reader, error) {
-				b, err := r.take(4, "a float32")
-				if err != nil {
-					return r, err
-				}
-				v.SetFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))))
-				return r, nil
-			}}, nil
+		return fixed(4, func(buf []byte, v reflect.Value) []byte {
+			return binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(v.Float())))
+		}, func(b []byte, v reflect.Value) bool {
+			v.SetFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))))
+			return true
+		}, "a float32"), nil
 	case reflect.Float64:
-		return &plan{size: 8,
-			enc: func(buf []byte, v reflect.Value) []byte {
-				return binary.LittleEndian.AppendUint64(buf, math.Float64bits(v.Float()))
-			},
-			dec: func(r reader, v reflect.Value) (reader, error) {
-				b, err := r.take(8, "a float64")
-				if err != nil {
-					return r, err
-				}
-				v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)))
-				return r, nil
-			}}, nil
+		return fixed(8, func(buf []byte, v reflect.Value) []byte {
+			return binary.LittleEndian.AppendUint64(buf, math.Float64bits(v.Float()))
+		}, func(b []byte, v reflect.Value) bool {
+			v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+			return true
+		}, "a float64"), nil
 	case reflect.Complex64, reflect.Complex128:
 		half := 4
 		if t.Kind() == reflect.Complex128 {
@@ -318,19 +373,13 @@ func makePlan(t reflect.Type, path string, open map[reflect.Type]bool) (*plan, e
 			}
 			return math.Float64frombits(binary.LittleEndian.Uint64(b))
 		}
-		return &plan{size: 2 * half,
-			enc: func(buf []byte, v reflect.Value) []byte {
-				c := v.Complex()
-				return put(put(buf, real(c)), imag(c))
-			},
-			dec: func(r reader, v reflect.Value) (reader, error) {
-				b, err := r.take(2*half, "a complex number")
-				if err != nil {
-					return r, err
-				}
-				v.SetComplex(complex(get(b), get(b[half:])))
-				return r, nil
-			}}, nil
+		return fixed(2*half, func(buf []byte, v reflect.Value) []byte {
+			c := v.Complex()
+			return put(put(buf, real(c)), imag(c))
+		}, func(b []byte, v reflect.Value) bool {
+			v.SetComplex(complex(get(b), get(b[half:])))
+			return true
+		}, "a complex number"), nil
 	case reflect.String:
 		return &plan{size: -1,
 			enc: func(buf []byte, v reflect.Value) []byte { return appendBytes(buf, v.String()) },
@@ -372,22 +421,37 @@ func makePlan(t reflect.Type, path string, open map[reflect.Type]bool) (*plan, e
 		}
 		return slicePlan(t, ep), nil
 	case reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 && !reflect.PointerTo(t.Elem()).Implements(unmarshalerType) {
+			// bytes as they are, in one copy (values reach the codec
+			// through a pointer, so they are addressable)
+			return fixed(t.Len(), func(buf []byte, v reflect.Value) []byte { return append(buf, v.Bytes()...) },
+				func(b []byte, v reflect.Value) bool {
+					copy(v.Bytes(), b)
+					return true
+				}, "a byte array"), nil
+		}
 		ep, err := makePlan(t.Elem(), path+"[]", open)
 		if err != nil {
 			return nil, err
 		}
 		n := t.Len()
-		size := -1
-		if ep.size >= 0 {
-			size = n * ep.size
+		enc := func(buf []byte, v reflect.Value) []byte {
+			for i := 0; i < n; i++ {
+				buf = ep.enc(buf, v.Index(i))
+			}
+			return buf
 		}
-		return &plan{size: size,
-			enc: func(buf []byte, v reflect.Value) []byte {
+		if ep.get != nil {
+			es := ep.size
+			return fixed(n*es, enc, func(b []byte, v reflect.Value) bool {
+				ok := true
 				for i := 0; i < n; i++ {
-					buf = ep.enc(buf, v.Index(i))
+					ok = ep.get(b[i*es:(i+1)*es], v.Index(i)) && ok
 				}
-				return buf
-			},
+				return ok
+			}, "an array"), nil
+		}
+		return &plan{size: -1, enc: enc,
 			dec: func(r reader, v reflect.Value) (reader, error) {
 				for i := 0; i < n; i++ {
 					var err error
@@ -410,21 +474,16 @@ func intPlan(t reflect.Type) *plan {
 		bits = 64
 	}
 	n := bits / 8
-	return &plan{size: n,
-		enc: func(buf []byte, v reflect.Value) []byte { return putUint(buf, uint64(v.Int()), n) },
-		dec: func(r reader, v reflect.Value) (reader, error) {
-			b, err := r.take(n, "an integer")
-			if err != nil {
-				return r, err
-			}
+	narrow := t.Bits() < bits // an int of a 32-bit platform
+	return fixed(n, func(buf []byte, v reflect.Value) []byte { return putUint(buf, uint64(v.Int()), n) },
+		func(b []byte, v reflect.Value) bool {
 			x := int64(getUint(b, n)<<(64-8*n)) >> (64 - 8*n) // sign-extend
-			if v.OverflowInt(x) {
-				r.at -= n
-				return r, r.fail("%d does not fit in a %s of this platform", x, v.Type())
+			if narrow && v.OverflowInt(x) {
+				return false
 			}
 			v.SetInt(x)
-			return r, nil
-		}}
+			return true
+		}, "an integer")
 }
 
 func uintPlan(t reflect.Type) *plan {
@@ -433,21 +492,16 @@ func uintPlan(t reflect.Type) *plan {
 		bits = 64
 	}
 	n := bits / 8
-	return &plan{size: n,
-		enc: func(buf []byte, v reflect.Value) []byte { return putUint(buf, v.Uint(), n) },
-		dec: func(r reader, v reflect.Value) (reader, error) {
-			b, err := r.take(n, "an unsigned integer")
-			if err != nil {
-				return r, err
-			}
+	narrow := t.Bits() < bits
+	return fixed(n, func(buf []byte, v reflect.Value) []byte { return putUint(buf, v.Uint(), n) },
+		func(b []byte, v reflect.Value) bool {
 			x := getUint(b, n)
-			if v.OverflowUint(x) {
-				r.at -= n
-				return r, r.fail("%d does not fit in a %s of this platform", x, v.Type())
+			if narrow && v.OverflowUint(x) {
+				return false
 			}
 			v.SetUint(x)
-			return r, nil
-		}}
+			return true
+		}, "an unsigned integer")
 }
 
 func putUint(buf []byte, x uint64, n int) []byte {
@@ -545,13 +599,27 @@ func structPlan(t reflect.Type, path string, open map[reflect.Type]bool) (*plan,
 			size = -1
 		}
 	}
-	return &plan{size: size,
-		enc: func(buf []byte, v reflect.Value) []byte {
+	enc := func(buf []byte, v reflect.Value) []byte {
+		for k, i := range fields {
+			buf = fps[k].enc(buf, v.Field(i))
+		}
+		return buf
+	}
+	if size >= 0 {
+		// every field has a fixed size: decode from their offsets
+		offs := make([]int, len(fps)+1)
+		for k, fp := range fps {
+			offs[k+1] = offs[k] + fp.size
+		}
+		return fixed(size, enc, func(b []byte, v reflect.Value) bool {
+			ok := true
 			for k, i := range fields {
-				buf = fps[k].enc(buf, v.Field(i))
+				ok = fps[k].get(b[offs[k]:offs[k+1]], v.Field(i)) && ok
 			}
-			return buf
-		},
+			return ok
+		}, "a "+t.String()), nil
+	}
+	return &plan{size: size, enc: enc,
 		dec: func(r reader, v reflect.Value) (reader, error) {
 			for k, i := range fields {
 				var err error

@@ -306,3 +306,29 @@ func FuzzCodec(f *testing.F) {
 		}
 	})
 }
+
+// A type whose memory is its encoding is copied as it is: the bytes are
+// those the field-by-field encoding gives.
+func TestRawLayoutMatchesTheEncoding(t *testing.T) {
+	type packed struct {
+		A uint32
+		B int16
+		C [2]int8
+		D float64
+	}
+	v := packed{A: 0x01020304, B: -2, C: [2]int8{-1, 5}, D: 1}
+	b := roundTrip(t, v)
+	want := []byte{4, 3, 2, 1, 0xfe, 0xff, 0xff, 5, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f}
+	if !bytes.Equal(b, want) {
+		t.Errorf("packed struct: % x, want % x", b, want)
+	}
+	b = roundTrip(t, [3]uint16{1, 2, 0xffff})
+	if !bytes.Equal(b, []byte{1, 0, 2, 0, 0xff, 0xff}) {
+		t.Errorf("array of uint16: % x", b)
+	}
+	c, _ := ci.NewCodec[packed]()
+	var out packed
+	if err := c.Decode(b, &out); !errors.Is(err, ci.ErrMalformed) {
+		t.Errorf("6 bytes for a 16-byte struct: %v", err)
+	}
+}

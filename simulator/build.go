@@ -109,7 +109,7 @@ func NewContext(ctx context.Context, exp *config.Experiment, opt Options) (sim *
 	if err := s.parseOwnership(); err != nil { // assign.go
 		return nil, err
 	}
-	s.world = &entity.World{Space: s.sp}
+	s.world = &entity.World{Space: s.sp, Seed: s.seed, Engines: s.engines}
 	for _, n := range exp.Media {
 		f, err := Media.Lookup(n.Name)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/physics"
 	"github.com/argosgo/argos/simulator/space"
 )
 
@@ -25,7 +26,14 @@ type World struct {
 	// of flying robots), refreshed before the robots sense. Ground sensors
 	// and cameras see them.
 	Spots []Spot
-	media map[string]any
+	// Seed is the experiment's seed, for media that draw random numbers
+	// (a channel's losses) from counter-based streams of their own.
+	Seed uint64
+	// Engines are the physics engines in file order; a body's Engine
+	// field indexes them (devices of engine-held state, such as the
+	// custom engine's agents, find their engine here).
+	Engines []physics.Engine
+	media   map[string]any
 }
 
 // Spot is a coloured light spot: where it lands (on the floor or on top of

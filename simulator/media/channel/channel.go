@@ -1,0 +1,858 @@
+package channel
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator/entity"
+	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+// Description is the help text of the <channel> medium.
+const Description = "A communication channel for the messaging devices (ASCARI's simulated communication): the robots that declare <messaging> " +
+	"send typed messages (ci.Topic) that the channel delivers at the next control step, through the stages its element lists. " +
+	"Without stages every message reaches every other member. A robot's inbox holds, in this order, what earlier ticks held for it " +
+	"(by the tick it was forwarded, then by sender), then this tick's deliveries by sender (arena order) and in the order sent: the same for " +
+	"the same seed whatever the number of threads. Attributes: id (required). " + builtinHelp
+
+// maxHold is the longest a delivery may be held in all, in ticks.
+const maxHold = 1 << 20
+
+// Channel is the <channel> medium. Build it with New.
+type Channel struct {
+	world  *entity.World
+	stages []Model
+	rng    *rangeModel // the tightest range stage: the neighbour search's radius
+	// receives[s] is false for the built-in stages whose Receive passes
+	// everything; forwards are the stages whose Forward runs for the
+	// candidates in the tightest range (all but that range's)
+	receives []bool
+	forwards []Model
+	tick     int64
+
+	members []*Member
+	byID    map[string]int32
+	state   State
+	jobs    struct{ gather, forward func(c int) }
+
+	// this tick's messages: the resumed ones first, then the new ones in
+	// member order, whose payloads are in payload; passed lists those the
+	// Receive stages let through
+	msgs []Message
+	// the outboxes, by the parity of the tick whose Update reads them:
+	// box[p][i] is member i's first message, with its payload at
+	// small[p][i*smallPayload:] when it fits
+	box    [2][]outBox
+	small  [2][]byte
+	passed []int32
+	// messages a Receive stage holds, with their payloads in heldB
+	held  []heldMsg
+	heldB [2][]byte
+	// flags holds, by agent, what forwarding checks first
+	flags []uint8
+	// the neighbour search: member i's candidates, the live members
+	// within the tightest range plus skin at the last build, are
+	// nbr[nbrAt[i]:nbrAt[i+1]] (Verlet lists); the lists hold while no
+	// member moved more than skin/2 from where it was then (builtAt)
+	pos     []ci.Vector2 // by member, now
+	builtAt []ci.Vector2
+	nbr     []int32
+	nbrAt   []int32
+	skin    float64
+	listN   int // the members at the last build; 0: none yet
+	grid    space.Cells
+	xy      []ci.Vector2
+	live    []int32
+	gxy     []ci.Vector2
+	gidx    []int32
+	// forwarding, by chunk of passed messages
+	chunks [][]fwd
+	// deliveries for later ticks, by due tick
+	later map[int64]*slot
+	free  []*slot
+	now   *slot // the slot of this tick: the inbox reads its arena
+	// the deliveries of this tick, by receiver: member i's are
+	// refs[at[i]:at[i+1]], each an index in out (with unicastRef set
+	// for a unicast) or -1-k for nowOut[k], a delivery held until now;
+	// out[k] is message k as receivers get it, To excepted
+	refs   []int32
+	at     []int32
+	count  []int32
+	out    []ci.Message
+	nowOut []ci.Message
+	stats  Stats
+}
+
+// Stats count what passed through a channel since the start (or the
+// last Reset).
+type Stats struct {
+	// Sent counts messages sent; Delivered counts deliveries (a broadcast
+	// delivered to five robots counts five); Dropped counts messages and
+	// deliveries a stage dropped.
+	Sent, Delivered, Dropped int64
+}
+
+// heldMsg is a message a Receive stage holds until tick due.
+type heldMsg struct {
+	m      Message
+	due    int64
+	off, n int
+}
+
+// fwd is one delivery: receiver, message (with unicastRef set for a
+// unicast), and how long it is held (-1: dropped).
+type fwd struct {
+	to, msg, hold int32
+}
+
+// slot holds the deliveries due at one later tick, with copies of their
+// payloads.
+type slot struct {
+	items []pending
+	arena []byte
+	// the message whose payload was copied last, as tick<<32 | key, and
+	// where: a broadcast's deliveries share one copy
+	last    int64
+	lastOff int32
+}
+
+type pending struct {
+	to      int32
+	from    int32
+	topic   string
+	unicast bool
+	off, n  int32
+}
+
+const (
+	agentLive uint8 = 1 << iota
+	agentFilters
+)
+
+// unicastRef marks the delivery ref of a unicast.
+const unicastRef = 1 << 30
+
+// New builds a channel from its element under <media>.
+func New(n *config.Node, w *entity.World) (*Channel, error) {
+	if err := n.CheckAttrs("id"); err != nil {
+		return nil, err
+	}
+	if _, err := n.String("id"); err != nil {
+		return nil, err
+	}
+	c := &Channel{world: w, byID: map[string]int32{}, later: map[int64]*slot{}}
+	for _, s := range n.Children {
+		var m Model
+		var err error
+		if make := builtin(s.Name); make != nil {
+			m, err = make(s, w)
+		} else if s.Name == "model" {
+			m, err = userModel(s, w)
+		} else {
+			return nil, s.Errorf("channel: unknown stage <%s>; use range, circle, line_of_sight, delay, loss, bandwidth, graph or <model type=\"NAME\"/>", s.Name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if r, ok := m.(*rangeModel); ok && (c.rng == nil || r.r2 < c.rng.r2) {
+			c.rng = r
+		}
+		c.stages = append(c.stages, m)
+	}
+	for _, m := range c.stages {
+		_, passes := m.(interface{ receivesAll() })
+		c.receives = append(c.receives, !passes)
+		if m != Model(c.rng) {
+			c.forwards = append(c.forwards, m)
+		}
+	}
+	c.state.World = w
+	c.state.Seed = w.Seed
+	c.makeJobs()
+	return c, nil
+}
+
+func userModel(n *config.Node, w *entity.World) (Model, error) {
+	t, err := n.String("type")
+	if err != nil {
+		return nil, err
+	}
+	f, err := Models.Lookup(t)
+	if err != nil {
+		return nil, n.AttrErrorf("type", "channel: %v", err)
+	}
+	m, err := f(n, w)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, n.Errorf("channel: model %q made nothing", t)
+	}
+	return m, nil
+}
+
+// Member is a robot's place on a channel, shared by its messaging
+// devices. What a robot sends and receives at each tick lives in the
+// channel's arrays, indexed by the member: a tick of a robot's messaging
+// touches little memory of its own.
+type Member struct {
+	Robot  *entity.Robot
+	index  int
+	ch     *Channel
+	send   *Sender
+	recv   *Receiver
+	topics []string // what its receiver accepts; nil: everything
+	more   []outMsg // its messages after the first of a tick, read at the next Update
+	moreB  []byte
+}
+
+// outBox is a member's first message of a tick: its payload is in the
+// channel's small array when it fits (n >= 0), else in the member's
+// overflow with the others (n < 0); more says that others follow there.
+type outBox struct {
+	tick      int64 // the tick whose Update reads it
+	topic, to string
+	n         int32
+	more      bool
+}
+
+// outMsg is a message of the overflow, its payload at moreB[off:off+n].
+type outMsg struct {
+	topic, to string
+	off, n    int32
+}
+
+// smallPayload is the room each member has for the payload of its first
+// message of a tick in the channel's contiguous array.
+const smallPayload = 32
+
+// Join returns robot r's member, making it on the first call (from its
+// sender or its receiver, whichever is built first).
+func (c *Channel) Join(r *entity.Robot) *Member {
+	k, found := slices.BinarySearchFunc(c.members, r.Index, func(m *Member, i int) int { return m.Robot.Index - i })
+	if found && c.members[k].Robot == r {
+		return c.members[k]
+	}
+	mb := &Member{Robot: r, ch: c}
+	c.members = slices.Insert(c.members, k, mb)
+	c.state.Agents = slices.Insert(c.state.Agents, k, Agent{ID: r.ID, Robot: r, Body: r.Body})
+	if k < len(c.flags) {
+		c.flags = slices.Insert(c.flags, k, 0)
+	}
+	for p := range c.box {
+		c.box[p] = slices.Insert(c.box[p], k, outBox{})
+		c.small[p] = slices.Insert(c.small[p], k*smallPayload, make([]byte, smallPayload)...)
+	}
+	for i := k; i < len(c.members); i++ {
+		m := c.members[i]
+		m.index = i
+		c.byID[m.Robot.ID] = int32(i)
+		if m.send != nil {
+			m.send.index = i
+		}
+		if m.recv != nil {
+			m.recv.index = i
+		}
+	}
+	return mb
+}
+
+// Members returns the members in robot order.
+func (c *Channel) Members() []*Member { return c.members }
+
+// Stats returns the counts since the start.
+func (c *Channel) Stats() Stats { return c.stats }
+
+// refsOf returns member i's deliveries of the last Update.
+func (c *Channel) refsOf(i int) []int32 {
+	if i+1 >= len(c.at) {
+		return nil
+	}
+	return c.refs[c.at[i]:c.at[i+1]]
+}
+
+// message returns delivery ref: the message (shared, To left empty) and
+// whether it was a unicast.
+func (c *Channel) message(ref int32) (*ci.Message, bool) {
+	if ref < 0 {
+		m := &c.nowOut[-1-ref]
+		return m, m.To != ""
+	}
+	return &c.out[ref&^unicastRef], ref&unicastRef != 0
+}
+
+// Inbox appends what the member received at the last Update to buf.
+func (m *Member) Inbox(buf []ci.Message) []ci.Message {
+	for _, ref := range m.ch.refsOf(m.index) {
+		msg, uni := m.ch.message(ref)
+		buf = append(buf, *msg)
+		if uni {
+			buf[len(buf)-1].To = m.Robot.ID
+		}
+	}
+	return buf
+}
+
+const (
+	gatherChunk  = 256
+	forwardChunk = 128
+)
+
+func (c *Channel) makeJobs() {
+	c.jobs.gather = func(ch int) {
+		bodies := c.world.Space.Bodies
+		for k := ch * gatherChunk; k < min((ch+1)*gatherChunk, len(c.members)); k++ {
+			a := &c.state.Agents[k]
+			b := &bodies[a.Body]
+			a.Live = !b.Removed
+			a.Pos = ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z + b.Height/2}
+			a.Yaw = b.Yaw
+			f := c.flags[k] &^ agentLive
+			if a.Live {
+				f |= agentLive
+			}
+			c.flags[k] = f
+		}
+	}
+	c.jobs.forward = func(ch int) {
+		buf := c.chunks[ch][:0]
+		for _, k := range c.passed[ch*forwardChunk : min((ch+1)*forwardChunk, len(c.passed))] {
+			buf = c.forward(&c.msgs[k], buf)
+		}
+		c.chunks[ch] = buf
+	}
+}
+
+// Update runs the tick's messages through the stages: see Model.
+func (c *Channel) Update(run physics.Runner) {
+	c.tick++
+	n := len(c.members)
+	c.state.Tick = c.tick
+	c.flags = resize(c.flags, n)
+	run.Run((n+gatherChunk-1)/gatherChunk, c.jobs.gather)
+	for _, s := range c.stages {
+		s.Update(&c.state) // step 1
+	}
+	c.collect()
+	c.receive() // step 2
+	c.index()
+	chunks := (len(c.passed) + forwardChunk - 1) / forwardChunk
+	for len(c.chunks) < chunks {
+		c.chunks = append(c.chunks, nil)
+	}
+	run.Run(chunks, c.jobs.forward) // step 3
+	c.deliver(chunks)
+}
+
+// collect gathers the messages entering the channel: those held by a
+// Receive stage that are due, then what every live member sent.
+func (c *Channel) collect() {
+	c.msgs = c.msgs[:0]
+	// held messages due now, in the order they were held
+	cur := c.heldB[c.tick&1][:0] // the arena of those still held after this tick
+	prev := c.heldB[(c.tick-1)&1]
+	kept := c.held[:0]
+	for _, h := range c.held {
+		h.m.Payload = prev[h.off : h.off+h.n : h.off+h.n]
+		if h.due <= c.tick {
+			h.m.Resumed = true
+			c.msgs = append(c.msgs, h.m)
+			continue
+		}
+		h.off = len(cur)
+		cur = append(cur, h.m.Payload...)
+		h.m.Payload = nil
+		kept = append(kept, h)
+	}
+	c.held = kept
+	c.heldB[c.tick&1] = cur
+	p := c.tick & 1
+	box, small := c.box[p], c.small[p]
+	for i := range c.members {
+		b := &box[i]
+		if b.tick != c.tick || c.flags[i]&agentLive == 0 {
+			continue
+		}
+		if b.n >= 0 {
+			c.add(i, 0, b.topic, b.to, small[i*smallPayload:i*smallPayload+int(b.n):i*smallPayload+int(b.n)])
+		}
+		if b.n < 0 || b.more {
+			mb := c.members[i]
+			for k, o := range mb.more {
+				seq := k
+				if b.n >= 0 {
+					seq++
+				}
+				c.add(i, seq, o.topic, o.to, mb.moreB[o.off:o.off+o.n:o.off+o.n])
+			}
+		}
+	}
+}
+
+// add lists a message sent by member i.
+func (c *Channel) add(i, seq int, topic, to string, payload []byte) {
+	c.stats.Sent++
+	dest := -1
+	if to != "" {
+		k, ok := c.byID[to]
+		if !ok {
+			c.stats.Dropped++ // no such robot on this channel
+			return
+		}
+		dest = int(k)
+	}
+	c.msgs = append(c.msgs, Message{From: i, To: dest, Topic: topic, Payload: payload,
+		Sent: c.tick, Seq: seq, base: streamOf(c.world.Seed, c.tick, i, seq)})
+}
+
+// receive runs step 2, in message order, and lists the messages that
+// pass every Receive stage.
+func (c *Channel) receive() {
+	c.passed = c.passed[:0]
+	for k := range c.msgs {
+		m := &c.msgs[k]
+		m.key = int32(k)
+		ok := true
+		for s := m.stage; s < len(c.stages); s++ {
+			if !c.receives[s] {
+				continue
+			}
+			if s > m.stage {
+				m.Resumed = false
+			}
+			v := c.stages[s].Receive(m)
+			if v == Pass {
+				continue
+			}
+			if v < 0 {
+				c.stats.Dropped++
+			} else {
+				c.hold(m, s, int64(v))
+			}
+			ok = false
+			break
+		}
+		if ok {
+			c.passed = append(c.passed, int32(k))
+		}
+	}
+	c.out = resize(c.out, len(c.msgs))
+	for _, k := range c.passed {
+		m := &c.msgs[k]
+		c.out[k] = ci.Message{Topic: m.Topic, From: c.state.Agents[m.From].ID, Payload: m.Payload}
+	}
+}
+
+// hold keeps message m at stage s for n ticks, with a copy of its
+// payload.
+func (c *Channel) hold(m *Message, s int, n int64) {
+	cur := c.heldB[c.tick&1]
+	h := heldMsg{m: *m, due: c.tick + min(n, maxHold), off: len(cur), n: len(m.Payload)}
+	c.heldB[c.tick&1] = append(cur, m.Payload...)
+	h.m.Payload, h.m.stage, h.m.Resumed = nil, s, false
+	c.held = append(c.held, h)
+}
+
+// index updates the neighbour search: the lists of candidates are built
+// again when a member joined or one moved more than half the skin since
+// the last build (robots cover a small part of a range per tick, so a
+// build serves several ticks).
+func (c *Channel) index() {
+	if c.rng == nil {
+		return
+	}
+	n := len(c.members)
+	c.pos = resize(c.pos, n)
+	for i := range c.state.Agents {
+		c.pos[i] = c.state.Agents[i].Pos.XY()
+	}
+	rebuild := c.listN != n
+	if !rebuild {
+		lim := c.skin * c.skin / 4
+		for i, p := range c.pos {
+			if c.flags[i]&agentLive == 0 {
+				continue
+			}
+			q := c.builtAt[i]
+			if dx, dy := p.X-q.X, p.Y-q.Y; dx*dx+dy*dy > lim {
+				rebuild = true
+				break
+			}
+		}
+	}
+	if rebuild {
+		c.buildLists()
+	}
+}
+
+// buildLists lists, for every live member, the live members within the
+// tightest range plus the skin.
+func (c *Channel) buildLists() {
+	n := len(c.members)
+	c.skin = max(0.2*c.rng.radius(), 0.01)
+	c.live, c.xy = c.live[:0], c.xy[:0]
+	for i, p := range c.pos {
+		if c.flags[i]&agentLive != 0 {
+			c.live = append(c.live, int32(i))
+			c.xy = append(c.xy, p)
+		}
+	}
+	r := c.rng.radius() + c.skin
+	lo, hi := c.world.Space.Bounds()
+	c.grid.Build(lo, hi, r, len(c.xy), func(k int) ci.Vector2 { return c.xy[k] })
+	c.gxy, c.gidx = resize(c.gxy, len(c.xy)), resize(c.gidx, len(c.xy))
+	for k, l := range c.grid.Items()[:len(c.xy)] {
+		c.gxy[k], c.gidx[k] = c.xy[l], c.live[l]
+	}
+	c.nbrAt = resize(c.nbrAt, n+1)
+	c.nbr = c.nbr[:0]
+	r2 := r * r
+	for i, p := range c.pos {
+		c.nbrAt[i] = int32(len(c.nbr))
+		if c.flags[i]&agentLive == 0 {
+			continue
+		}
+		x0, y0, x1, y1 := c.grid.Span(ci.Vector2{X: p.X - r, Y: p.Y - r}, ci.Vector2{X: p.X + r, Y: p.Y + r})
+		for y := y0; y <= y1; y++ {
+			k0, k1 := c.grid.Row(y, x0, x1)
+			for k, q := range c.gxy[k0:k1] {
+				if j := c.gidx[k0+k]; int(j) != i {
+					if dx, dy := q.X-p.X, q.Y-p.Y; dx*dx+dy*dy <= r2 {
+						c.nbr = append(c.nbr, j)
+					}
+				}
+			}
+		}
+	}
+	c.nbrAt[n] = int32(len(c.nbr))
+	c.builtAt = append(c.builtAt[:0], c.pos...)
+	c.listN = n
+}
+
+// forward runs step 3 for one message and appends the deliveries it
+// makes (read only, so that messages forward in parallel).
+func (c *Channel) forward(m *Message, buf []fwd) []fwd {
+	if m.To >= 0 {
+		return c.forwardTo(m, m.To, buf, false)
+	}
+	if c.rng == nil {
+		for j := range c.state.Agents {
+			buf = c.forwardTo(m, j, buf, false)
+		}
+		return buf
+	}
+	// the candidates within the tightest range; the range stage would
+	// drop the others
+	p := c.pos[m.From]
+	r2 := c.rng.r2
+	for _, j := range c.nbr[c.nbrAt[m.From]:c.nbrAt[m.From+1]] {
+		q := c.pos[j]
+		if dx, dy := q.X-p.X, q.Y-p.Y; dx*dx+dy*dy <= r2 {
+			buf = c.forwardTo(m, int(j), buf, true)
+		}
+	}
+	return buf
+}
+
+// forwardTo runs the Forward stages for one receiver; inRange says that
+// the search checked the tightest range already.
+func (c *Channel) forwardTo(m *Message, to int, buf []fwd, inRange bool) []fwd {
+	f := c.flags[to]
+	if to == m.From || f&agentLive == 0 {
+		return buf
+	}
+	if f&agentFilters != 0 && !slices.Contains(c.members[to].topics, m.Topic) {
+		return buf
+	}
+	stages := c.stages
+	if inRange {
+		stages = c.forwards
+	}
+	hold := int32(0)
+	for _, s := range stages {
+		v := s.Forward(m, to)
+		if v < 0 {
+			return append(buf, fwd{to: int32(to), msg: m.key, hold: -1})
+		}
+		hold += int32(min(v, maxHold))
+	}
+	ref := m.key
+	if m.To >= 0 {
+		ref |= unicastRef
+	}
+	return append(buf, fwd{to: int32(to), msg: ref, hold: min(hold, maxHold)})
+}
+
+// deliver turns the tick's deliveries into the inboxes: those held from
+// earlier ticks that are due, then this tick's in message order; the
+// held ones of this tick wait in their due tick's slot.
+func (c *Channel) deliver(chunks int) {
+	if c.now != nil {
+		// the inboxes of the last tick are gone: recycle their slot
+		c.free = append(c.free, c.now)
+	}
+	c.now = c.later[c.tick]
+	delete(c.later, c.tick)
+	n := len(c.members)
+	c.count = resize(c.count, n+1)
+	clear(c.count)
+	// count by receiver, holding back what is held
+	c.nowOut = c.nowOut[:0]
+	if c.now != nil {
+		for _, p := range c.now.items {
+			c.count[p.to+1]++
+			m := ci.Message{Topic: p.topic, From: c.state.Agents[p.from].ID, Payload: c.now.arena[p.off : p.off+p.n : p.off+p.n]}
+			if p.unicast {
+				m.To = c.state.Agents[p.to].ID
+			}
+			c.nowOut = append(c.nowOut, m)
+		}
+	}
+	delivered := len(c.nowOut)
+	for _, buf := range c.chunks[:chunks] {
+		for _, f := range buf {
+			switch {
+			case f.hold < 0:
+				c.stats.Dropped++
+			case f.hold == 0:
+				c.count[f.to+1]++
+				delivered++
+			default:
+				c.schedule(f)
+			}
+		}
+	}
+	for i := 1; i <= n; i++ {
+		c.count[i] += c.count[i-1]
+	}
+	c.at = resize(c.at, n+1)
+	copy(c.at, c.count)
+	// then place them, in the same order: a stable counting sort
+	c.refs = resize(c.refs, delivered)
+	if c.now != nil {
+		for k, p := range c.now.items {
+			c.refs[c.count[p.to]] = int32(-1 - k)
+			c.count[p.to]++
+		}
+	}
+	for _, buf := range c.chunks[:chunks] {
+		for _, f := range buf {
+			if f.hold == 0 {
+				c.refs[c.count[f.to]] = f.msg
+				c.count[f.to]++
+			}
+		}
+	}
+	c.stats.Delivered += int64(delivered)
+}
+
+// schedule keeps a delivery for its due tick, copying the payload into
+// that tick's slot (once per message and slot).
+func (c *Channel) schedule(f fwd) {
+	due := c.tick + int64(f.hold)
+	s := c.later[due]
+	if s == nil {
+		// slots are freed at the Update after their tick's, when their
+		// inboxes are gone: any free slot will do
+		if k := len(c.free) - 1; k >= 0 {
+			s, c.free = c.free[k], c.free[:k]
+			s.items, s.arena = s.items[:0], s.arena[:0]
+		} else {
+			s = &slot{}
+		}
+		s.last = -1
+		c.later[due] = s
+	}
+	k := f.msg &^ unicastRef
+	m := &c.msgs[k]
+	if key := c.tick<<32 | int64(k); s.last != key {
+		s.last, s.lastOff = key, int32(len(s.arena))
+		s.arena = append(s.arena, m.Payload...)
+	}
+	s.items = append(s.items, pending{to: f.to, from: int32(m.From), topic: m.Topic, unicast: m.To >= 0, off: s.lastOff, n: int32(len(m.Payload))})
+}
+
+// Reset forgets what is in transit and the counts.
+func (c *Channel) Reset() {
+	c.tick = 0
+	c.held = c.held[:0]
+	for t, s := range c.later {
+		delete(c.later, t)
+		c.free = append(c.free, s)
+	}
+	if c.now != nil {
+		c.free = append(c.free, c.now)
+		c.now = nil
+	}
+	c.refs = c.refs[:0]
+	clear(c.at)
+	c.listN = 0
+	for p := range c.box {
+		clear(c.box[p])
+	}
+	for _, mb := range c.members {
+		mb.more, mb.moreB = mb.more[:0], mb.moreB[:0]
+	}
+	for _, s := range c.stages {
+		if r, ok := s.(Resetter); ok {
+			r.Reset()
+		}
+	}
+	c.stats = Stats{}
+}
+
+// Close implements the simulator's Medium.
+func (c *Channel) Close() error { return nil }
+
+// Sender is the messaging actuator of a simulated robot
+// (ci.MessagingActuator): what it sends during ControlStep goes into the
+// channel's outboxes, which the next Update reads.
+type Sender struct {
+	ch     *Channel
+	index  int
+	topics []string
+}
+
+// Receiver is the messaging sensor (ci.MessagingSensor and
+// ci.InboxReader): its inbox is what the channel delivered to its robot
+// at its last Update. Topics read the channel's messages in place;
+// Inbox copies them, once per tick.
+type Receiver struct {
+	ch     *Channel
+	index  int
+	topics []string
+	copy   *inboxCopy // made by the first Inbox
+}
+
+type inboxCopy struct {
+	msgs []ci.Message
+	tick int64
+}
+
+// NewSender returns the messaging actuator of robot r on the channel;
+// topics, when not empty, are the only ones it may send.
+func (c *Channel) NewSender(r *entity.Robot, topics []string) *Sender {
+	mb := c.Join(r)
+	if mb.send == nil {
+		mb.send = &Sender{ch: c, index: mb.index}
+	}
+	mb.send.topics = topics
+	return mb.send
+}
+
+// NewReceiver returns the messaging sensor of robot r on the channel;
+// topics, when not empty, are the only ones it receives.
+func (c *Channel) NewReceiver(r *entity.Robot, topics []string) *Receiver {
+	mb := c.Join(r)
+	if len(topics) > 0 {
+		mb.topics = topics
+		for len(c.flags) < len(c.members) {
+			c.flags = append(c.flags, 0)
+		}
+		c.flags[mb.index] |= agentFilters
+	}
+	if mb.recv == nil {
+		mb.recv = &Receiver{ch: c, index: mb.index}
+	}
+	mb.recv.topics = topics
+	return mb.recv
+}
+
+// Send implements ci.MessagingActuator.
+func (s *Sender) Send(topic, to string, payload []byte) {
+	c := s.ch
+	if len(payload) > ci.MaxPayload || len(topic) > ci.MaxName || len(to) > ci.MaxName || len(s.topics) > 0 && !slices.Contains(s.topics, topic) {
+		s.refuse(topic, to, payload)
+	}
+	// the messages of this control step are read by the next Update
+	next := c.tick + 1
+	p := next & 1
+	b := &c.box[p][s.index]
+	if b.tick != next {
+		*b = outBox{tick: next, topic: topic, to: to, n: int32(len(payload))}
+		if len(payload) <= smallPayload {
+			copy(c.small[p][s.index*smallPayload:], payload)
+			return
+		}
+		b.n = -1 // too long for the small array: in the overflow
+		mb := c.members[s.index]
+		mb.more, mb.moreB = mb.more[:0], mb.moreB[:0]
+	}
+	mb := c.members[s.index]
+	if !b.more && b.n >= 0 {
+		mb.more, mb.moreB = mb.more[:0], mb.moreB[:0]
+	}
+	b.more = true
+	mb.more = append(mb.more, outMsg{topic: topic, to: to, off: int32(len(mb.moreB)), n: int32(len(payload))})
+	mb.moreB = append(mb.moreB, payload...)
+}
+
+// refuse panics with what is wrong with a message.
+func (s *Sender) refuse(topic, to string, payload []byte) {
+	id := s.ch.members[s.index].Robot.ID
+	switch {
+	case len(payload) > ci.MaxPayload:
+		panic(fmt.Sprintf("channel: robot %q sent a payload of %d bytes on topic %q, more than the %d a message may carry", id, len(payload), topic, ci.MaxPayload))
+	case len(topic) > ci.MaxName || len(to) > ci.MaxName:
+		panic(fmt.Sprintf("channel: robot %q: a topic and a receiver's id are at most %d bytes", id, ci.MaxName))
+	}
+	panic(fmt.Sprintf("channel: robot %q sent on topic %q, which its <messaging topic=%q> does not list", id, topic, strings.Join(s.topics, ",")))
+}
+
+// Apply implements the simulator's Actuator: the messages are in the
+// channel's outboxes already.
+func (s *Sender) Apply() {}
+
+// Reset drops what was queued.
+func (s *Sender) Reset() {
+	for p := range s.ch.box {
+		s.ch.box[p][s.index] = outBox{}
+	}
+}
+
+// Topics implements ci.TopicLister.
+func (s *Sender) Topics() []string { return s.topics }
+
+// Inbox implements ci.MessagingSensor.
+func (r *Receiver) Inbox() []ci.Message {
+	if r.copy == nil {
+		r.copy = &inboxCopy{tick: -1}
+	}
+	if t := r.ch.tick; r.copy.tick != t {
+		r.copy.msgs, r.copy.tick = r.ch.members[r.index].Inbox(r.copy.msgs[:0]), t
+	}
+	return r.copy.msgs
+}
+
+// InboxLen implements ci.InboxReader.
+func (r *Receiver) InboxLen() int { return len(r.ch.refsOf(r.index)) }
+
+// InboxMessage implements ci.InboxReader.
+func (r *Receiver) InboxMessage(i int) (*ci.Message, bool) {
+	c := r.ch
+	return c.message(c.refs[int(c.at[r.index])+i])
+}
+
+// Update implements the simulator's Sensor: the channel has delivered
+// already.
+func (r *Receiver) Update() {}
+
+// Reset forgets the copied inbox.
+func (r *Receiver) Reset() {
+	if r.copy != nil {
+		r.copy.tick = -1
+	}
+}
+
+// Topics implements ci.TopicLister.
+func (r *Receiver) Topics() []string { return r.topics }
+
+var (
+	_ ci.MessagingActuator = (*Sender)(nil)
+	_ ci.MessagingSensor   = (*Receiver)(nil)
+	_ ci.InboxReader       = (*Receiver)(nil)
+)
