@@ -121,7 +121,7 @@ func New(n *config.Node, env physics.Env) (physics.Engine, error) {
 		id: id, index: env.Index, sp: env.Space, iterations: it, tick: env.TickLength,
 		chunk: 256,
 	}
-	e.cps = cp.NewSpace()
+	e.cps = newCPSpace()
 	e.cps.Iterations = uint(it)
 	e.contacts = e.cps.NewCollisionHandler(0, 0)
 	e.contacts.PreSolveFunc = midContacts
@@ -262,7 +262,7 @@ func (e *Engine) Add(i int) error {
 	if m, i := secondBody(b, moment); m > 0 {
 		mass, moment = mass+m, moment+i
 	}
-	o.cpb = cp.NewBody(mass, moment)
+	o.cpb = newCPBody(mass, moment)
 	switch b.Shape {
 	case space.Disc:
 		o.shape = cp.NewCircle(o.cpb, b.Radius, cp.Vector{})
@@ -282,7 +282,7 @@ func (e *Engine) Add(i int) error {
 	// cp's static body, which holds the walls (cp would walk every drive
 	// constraint in its list for each wall contact, and unlink removed
 	// constraints from that list in O(n)).
-	o.anchor = cp.NewStaticBody()
+	o.anchor = newCPStaticBody()
 	o.con = cp.NewConstraint(&o.drive, o.cpb, o.anchor)
 	o.p = cp.Vector{X: b.Pos.X, Y: b.Pos.Y}
 	o.a = b.Yaw
