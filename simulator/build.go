@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"math"
 	mrand "math/rand/v2"
+	"slices"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
@@ -207,13 +208,28 @@ func interrupted(ctx context.Context) error {
 func (s *Simulator) buildArena(ctx context.Context) error {
 	rng := s.newRand("distribute")
 	place := space.NewPlacement(s.sp)
-	ids := map[string]*config.Node{}
+	// where each entity was declared: those with a body by handle (their
+	// ids are in byID), the others (lights, the floor) by id
+	var bodyAt []*config.Node
+	otherAt := map[string]*config.Node{}
 	add := func(spec *entity.Spec, at *config.Node) error {
-		if prev, dup := ids[spec.ID]; dup {
+		prev, dup := otherAt[spec.ID]
+		if h, ok := s.byID[spec.ID]; ok {
+			prev, dup = bodyAt[h], true
+		}
+		if dup {
 			return at.Errorf("simulator: entity id %q is used twice (also at %s); ids must be unique", spec.ID, prev.Where())
 		}
-		ids[spec.ID] = at
-		return s.addEntity(spec)
+		bodies := len(s.sp.Bodies)
+		if err := s.addEntity(spec); err != nil {
+			return err
+		}
+		if len(s.sp.Bodies) > bodies {
+			bodyAt = append(bodyAt, at)
+		} else {
+			otherAt[spec.ID] = at
+		}
+		return nil
 	}
 	// Count the entities before making any (a <distribute> in error
 	// counts one: the loop below reports the errors in file order).
@@ -233,12 +249,23 @@ func (s *Simulator) buildArena(ctx context.Context) error {
 			return n.Errorf("simulator: the arena would hold more than %d entities, the most it may hold; remove some", config.MaxEntities)
 		}
 	}
+	bodyAt = make([]*config.Node, len(s.sp.Bodies))
+	// room for a <distribute>'s entities, once its quantity is checked,
+	// so that a million robots are not copied as the lists grow
+	grow := func(n int) {
+		s.sp.Grow(n)
+		place.Grow(n)
+		bodyAt = slices.Grow(bodyAt, n)
+		if len(s.byID) == 0 {
+			s.byID = make(map[string]int, n)
+		}
+	}
 	for _, n := range s.exp.Arena.Children {
 		if err := interrupted(ctx); err != nil {
 			return err
 		}
 		if n.Name == "distribute" {
-			if err := s.distribute(ctx, n, rng, place, add); err != nil {
+			if err := s.distribute(ctx, n, rng, place, add, grow); err != nil {
 				return err
 			}
 			continue
@@ -276,7 +303,7 @@ func (s *Simulator) buildArena(ctx context.Context) error {
 }
 
 func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.Rand, place *space.Placement,
-	add func(*entity.Spec, *config.Node) error) error {
+	add func(*entity.Spec, *config.Node) error, grow func(n int)) error {
 	d, err := config.ParseDistribute(n)
 	if err != nil {
 		return err
@@ -300,24 +327,40 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 	// Draw every pose first, then add the entities in LayoutOrder: the
 	// ids follow that order, so that the arena order (and memory) of the
 	// robots follows space and the i-th robot's neighbours are stored
-	// near it.
-	specs := make([]*entity.Spec, 0, d.Quantity)
+	// near it. One spec is posed again and again: entities keep nothing
+	// of the spec they are made from but copies, except a light, which
+	// gets a spec of its own.
+	type drawn struct {
+		pos ci.Vector3
+		o   config.EulerDeg
+	}
+	if tmpl.Embodied {
+		grow(d.Quantity)
+	}
+	poses := make([]drawn, 0, d.Quantity)
+	spec := tmpl.Clone()
+	// an engine that lists entity ids is asked with the drawing id;
+	// assignEngine checks the final one
+	named := len(s.own.rules) > 0
 	for k := 0; k < d.Quantity; k++ {
 		if k%1024 == 0 {
 			if err := interrupted(ctx); err != nil {
 				return err
 			}
 		}
-		spec := tmpl.Clone()
-		spec.SetID(d.ID(k))
+		if named {
+			spec.SetID(d.ID(k))
+		}
 		placed := false
+		var pos ci.Vector3
+		var o config.EulerDeg
 		for trial := 0; trial < d.MaxTrials && !placed; trial++ {
 			if trial%4096 == 4095 {
 				if err := interrupted(ctx); err != nil {
 					return err
 				}
 			}
-			pos, o, err := d.Sample(rng, trial > 0)
+			pos, o, err = d.Sample(rng, trial > 0)
 			if err != nil {
 				return err
 			}
@@ -328,30 +371,36 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 				placed = true
 				break
 			}
-			// (an engine that lists entity ids is asked with the drawing
-			// id; assignEngine checks the final one)
 			placed = place.Fits(&spec.Body) && (!spec.Body.Movable || s.hasEngine(spec.ID, &spec.Body))
 		}
 		if !placed {
 			return n.Errorf("simulator: <distribute> could not place %s %q (%d of %d) in %d trials: the area is too crowded or outside every physics engine; "+
-				"lower quantity, widen the <position> range, or raise max_trials", spec.Tag, spec.ID, k+1, d.Quantity, d.MaxTrials)
+				"lower quantity, widen the <position> range, or raise max_trials", spec.Tag, d.ID(k), k+1, d.Quantity, d.MaxTrials)
 		}
 		if spec.Embodied {
 			place.Reserve(spec.Body)
 		}
-		specs = append(specs, spec)
+		poses = append(poses, drawn{pos, o})
 	}
 	if tmpl.Embodied {
-		order := s.sp.LayoutOrder(len(specs), func(k int) ci.Vector2 { return specs[k].Body.Pos })
-		laid := make([]*entity.Spec, len(specs))
+		order := s.sp.LayoutOrder(len(poses), func(k int) ci.Vector2 { return poses[k].pos.XY() })
+		laid := make([]drawn, len(poses))
 		for k, from := range order {
-			laid[k] = specs[from]
-			laid[k].SetID(d.ID(k))
+			laid[k] = poses[from]
 		}
-		specs = laid
+		poses = laid
 	}
-	for _, spec := range specs {
-		if err := add(spec, d.Template); err != nil {
+	s.growRobots(len(poses))
+	for k, p := range poses {
+		e := spec
+		if tmpl.Light != nil {
+			e = tmpl.Clone()
+		}
+		e.SetID(d.ID(k))
+		if err := e.SetPose(d.Template, p.pos, p.o); err != nil {
+			return err
+		}
+		if err := add(e, d.Template); err != nil {
 			return err
 		}
 	}
@@ -429,18 +478,38 @@ func (s *Simulator) addEntity(spec *entity.Spec) error {
 	if spec.Robot == nil {
 		return nil
 	}
-	r := &robot{
-		Robot: &entity.Robot{
-			ID: spec.ID, Model: spec.Robot, Index: len(s.robots), Body: h, Space: s.sp,
-			Rand: s.newRand(spec.ID), TickLength: s.tickLen, World: s.world, Node: spec.Node,
-		},
-		ctrlID:  spec.ControllerID,
-		node:    spec.Node,
-		metrics: robotMetrics{st: &s.metrics, id: spec.ID},
+	r := s.newRobot()
+	r.Robot = entity.Robot{
+		ID: spec.ID, Model: spec.Robot, Index: len(s.robots), Body: h, Space: s.sp,
+		TickLength: s.tickLen, World: s.world, Node: spec.Node,
 	}
+	r.pcg = *mrand.NewPCG(s.seed, streamSeed(spec.ID))
+	r.rnd = *mrand.New(&r.pcg)
+	r.Rand = &r.rnd
+	r.ctrlID = spec.ControllerID
+	r.metrics = robotMetrics{st: &s.metrics, id: spec.ID}
 	s.robots = append(s.robots, r)
-	s.world.Robots = append(s.world.Robots, r.Robot)
+	s.world.Robots = append(s.world.Robots, &r.Robot)
 	return nil
+}
+
+// robotSlab is how many robots are made at once.
+const robotSlab = 1024
+
+// newRobot returns a zero robot from the slab.
+func (s *Simulator) newRobot() *robot {
+	if len(s.slab.robots) == 0 {
+		s.slab.robots = make([]robot, robotSlab)
+	}
+	r := &s.slab.robots[0]
+	s.slab.robots = s.slab.robots[1:]
+	return r
+}
+
+// growRobots makes room for n more robots in the robot lists.
+func (s *Simulator) growRobots(n int) {
+	s.robots = slices.Grow(s.robots, n)
+	s.world.Robots = slices.Grow(s.world.Robots, n)
 }
 
 // engineFor returns the engine that takes the body (physics.EngineFor:
@@ -451,6 +520,7 @@ func (s *Simulator) engineFor(b *space.Body) int {
 }
 
 func (s *Simulator) assignEngines() error {
+	s.growEngines() // assign.go
 	for i := range s.sp.Bodies {
 		if err := s.assignEngine(i); err != nil {
 			return err
@@ -489,19 +559,23 @@ func (s *Simulator) assignEngine(i int) error {
 // after every Init, a parameter none of them asked for is an error.
 func (s *Simulator) buildControllers(ctx context.Context) error {
 	tracked := map[string]ci.Params{}
-	for _, r := range s.robots {
-		if err := interrupted(ctx); err != nil {
-			return err
+	protos := map[protoKey]devices.Cloner{}
+	for k, r := range s.robots {
+		if k%1024 == 0 {
+			if err := interrupted(ctx); err != nil {
+				return err
+			}
 		}
+		var params ci.Params
 		if c := s.exp.FindController(r.ctrlID); c != nil {
 			p, ok := tracked[c.ID]
 			if !ok {
 				p = c.Params.Track()
 				tracked[c.ID] = p
 			}
-			r.params = p
+			params = p
 		}
-		if err := s.buildController(r); err != nil {
+		if err := s.buildController(r, params, protos); err != nil {
 			return err
 		}
 	}
@@ -515,22 +589,44 @@ func (s *Simulator) buildControllers(ctx context.Context) error {
 	return nil
 }
 
+// protoKey names the device a Cloner was made for: the device's element
+// and the robot's model.
+type protoKey struct {
+	node  *config.Node
+	model *entity.RobotModel
+}
+
 // buildController builds the devices of robot r and its controller, and
-// calls the controller's Init.
-func (s *Simulator) buildController(r *robot) error {
+// calls the controller's Init with params (the controller entry's own when
+// they are empty). A device that is a devices.Cloner is made once per
+// element and model and cloned for the other robots (protos, nil to make
+// every device with its factory).
+func (s *Simulator) buildController(r *robot, params ci.Params, protos map[protoKey]devices.Cloner) error {
 	c := s.exp.FindController(r.ctrlID)
 	if c == nil {
-		return r.node.Errorf("simulator: %s %q uses controller %q, which <controllers> does not define; use one of the ids there",
+		return r.Node.Errorf("simulator: %s %q uses controller %q, which <controllers> does not define; use one of the ids there",
 			r.Model.Type, r.ID, r.ctrlID)
 	}
 	factory, err := ci.Controllers.Lookup(c.Label)
 	if err != nil {
 		return c.Node.Errorf("simulator: %v", err)
 	}
-	r.sensors, r.actuators = map[string]any{}, map[string]any{}
-	r.sens, r.acts = nil, nil
+	newDevice := func(reg *ci.Registry[devices.Factory], d config.Device) (any, error) {
+		key := protoKey{d.Node, r.Model}
+		if p, ok := protos[key]; ok {
+			return p.CloneFor(&r.Robot), nil
+		}
+		dev, err := buildDevice(reg, &r.Robot, d)
+		if p, ok := dev.(devices.Cloner); ok && err == nil && protos != nil {
+			protos[key] = p
+		}
+		return dev, err
+	}
+	r.devs = s.slab.devs.take(len(c.Sensors) + len(c.Actuators))[:0]
+	r.sens = s.slab.sens.take(len(c.Sensors))[:0]
+	r.acts = s.slab.acts.take(len(c.Actuators))[:0]
 	for _, d := range c.Actuators {
-		dev, err := buildDevice(devices.Actuators, r.Robot, d)
+		dev, err := newDevice(devices.Actuators, d)
 		if err != nil {
 			return err
 		}
@@ -538,11 +634,11 @@ func (s *Simulator) buildController(r *robot) error {
 		if !ok {
 			return d.Node.Errorf("simulator: actuator <%s> does not act", d.Tag)
 		}
-		r.actuators[d.Tag] = dev
+		r.devs = append(r.devs, robotDevice{tag: d.Tag, actuator: true, dev: dev})
 		r.acts = append(r.acts, act)
 	}
 	for _, d := range c.Sensors {
-		dev, err := buildDevice(devices.Sensors, r.Robot, d)
+		dev, err := newDevice(devices.Sensors, d)
 		if err != nil {
 			return err
 		}
@@ -550,15 +646,15 @@ func (s *Simulator) buildController(r *robot) error {
 		if !ok {
 			return d.Node.Errorf("simulator: sensor <%s> does not sense", d.Tag)
 		}
-		r.sensors[d.Tag] = dev
+		r.devs = append(r.devs, robotDevice{tag: d.Tag, dev: dev})
 		r.sens = append(r.sens, sen)
 	}
 	r.label = c.Label
 	r.ctrl = factory()
-	if r.params.Name == "" { // (buildControllers sets the tracked copy)
-		r.params = c.Params
+	if params.Name == "" {
+		params = c.Params
 	}
-	if err := s.initController(r); err != nil {
+	if err := s.initController(r, params); err != nil {
 		r.ctrl = nil
 		return fmt.Errorf("%s: simulator: controller %q of %s %q: %w", c.Node.Where(), c.ID, r.Model.Type, r.ID, err)
 	}
@@ -568,7 +664,7 @@ func (s *Simulator) buildController(r *robot) error {
 // initController calls the controller's Init; a panic becomes an error
 // naming the controller's line that panicked (the stack goes to the
 // debug log).
-func (s *Simulator) initController(r *robot) (err error) {
+func (s *Simulator) initController(r *robot, params ci.Params) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			cp := caught(p)
@@ -576,7 +672,22 @@ func (s *Simulator) initController(r *robot) (err error) {
 			err = fmt.Errorf("Init panicked: %v", cp)
 		}
 	}()
-	return r.ctrl.Init(handle{r}, r.params)
+	return r.ctrl.Init(handle{r}, params)
+}
+
+// slabOf hands out short slices of one long one, so that the small lists
+// of many robots (their devices) lie together and cost no allocation
+// each.
+type slabOf[T any] struct{ free []T }
+
+// take returns a slice of n elements whose capacity is n.
+func (sl *slabOf[T]) take(n int) []T {
+	if n > len(sl.free) {
+		sl.free = make([]T, max(n, 4096))
+	}
+	out := sl.free[:n:n]
+	sl.free = sl.free[n:]
+	return out
 }
 
 func buildDevice(reg *ci.Registry[devices.Factory], r *entity.Robot, d config.Device) (any, error) {

@@ -75,12 +75,12 @@ func (s *Simulator) RobotDevices(i int) []Device {
 	}
 	var out []Device
 	for _, d := range c.Sensors {
-		if dev, ok := r.sensors[d.Tag]; ok {
+		if dev, ok := r.device(d.Tag, false); ok {
 			out = append(out, Device{Tag: d.Tag, Impl: dev})
 		}
 	}
 	for _, d := range c.Actuators {
-		if dev, ok := r.actuators[d.Tag]; ok {
+		if dev, ok := r.device(d.Tag, true); ok {
 			out = append(out, Device{Tag: d.Tag, Actuator: true, Impl: dev})
 		}
 	}

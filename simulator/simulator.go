@@ -53,38 +53,61 @@ type Simulator struct {
 	own      ownership    // assign.go
 	// selected is the entity the viewer selected (userfuncs.go).
 	selected string
+	// slab is where robots and their device lists are made (build.go).
+	slab struct {
+		robots []robot
+		devs   slabOf[robotDevice]
+		sens   slabOf[devices.Sensor]
+		acts   slabOf[devices.Actuator]
+	}
 }
 
-// robot is a simulated robot with its controller and devices.
+// robot is a simulated robot with its controller and devices. Robots are
+// made in slabs (robotSlab), so that the robots of a tick's chunk, and
+// their device lists, lie next to each other in memory.
 type robot struct {
-	*entity.Robot
-	ctrlID    string
-	label     string
-	node      *config.Node
-	params    ci.Params
-	ctrl      ci.Controller
-	sensors   map[string]any
-	actuators map[string]any
-	sens      []devices.Sensor
-	acts      []devices.Actuator
-	panic     any
-	removed   bool
-	metrics   robotMetrics // metrics.go
+	// read every tick
+	removed bool
+	panic   any
+	ctrl    ci.Controller
+	sens    []devices.Sensor
+	acts    []devices.Actuator
+	entity.Robot
+
+	// read when asked
+	devs    []robotDevice // by tag, sensors first, for the controller's Sensor and Actuator
+	ctrlID  string
+	label   string
+	metrics robotMetrics // metrics.go
+	// the robot's first random stream (Robot.Rand), made with the robot
+	pcg rand.PCG
+	rnd rand.Rand
+}
+
+// robotDevice is one device of a robot under its tag.
+type robotDevice struct {
+	tag      string
+	actuator bool
+	dev      any
+}
+
+// device returns the robot's sensor (or actuator) of tag.
+func (r *robot) device(tag string, actuator bool) (any, bool) {
+	for i := range r.devs {
+		if d := &r.devs[i]; d.actuator == actuator && d.tag == tag {
+			return d.dev, true
+		}
+	}
+	return nil, false
 }
 
 // handle is what a controller sees of its robot.
 type handle struct{ r *robot }
 
-func (h handle) ID() string       { return h.r.ID }
-func (h handle) Rand() *rand.Rand { return h.r.Rand }
-func (h handle) Sensor(tag string) (any, bool) {
-	d, ok := h.r.sensors[tag]
-	return d, ok
-}
-func (h handle) Actuator(tag string) (any, bool) {
-	d, ok := h.r.actuators[tag]
-	return d, ok
-}
+func (h handle) ID() string                      { return h.r.ID }
+func (h handle) Rand() *rand.Rand                { return h.r.Rand }
+func (h handle) Sensor(tag string) (any, bool)   { return h.r.device(tag, false) }
+func (h handle) Actuator(tag string) (any, bool) { return h.r.device(tag, true) }
 
 // Space returns the arena and its bodies.
 func (s *Simulator) Space() *space.Space { return s.sp }
@@ -128,7 +151,7 @@ func (s *Simulator) LoopFunctions() LoopFunctions { return s.loop }
 func (s *Simulator) NumRobots() int { return len(s.robots) }
 
 // Robot returns robot i (0 <= i < NumRobots()), in arena order.
-func (s *Simulator) Robot(i int) *entity.Robot { return s.robots[i].Robot }
+func (s *Simulator) Robot(i int) *entity.Robot { return &s.robots[i].Robot }
 
 // Controller returns the controller of robot i, for loop functions that
 // read their robots' state as ARGoS's do.

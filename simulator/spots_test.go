@@ -26,7 +26,7 @@ func spotWorld(n int) (*Simulator, []*spotter) {
 	s := &Simulator{world: &entity.World{}}
 	var lasers []*spotter
 	for i := range n {
-		r := &robot{Robot: &entity.Robot{Index: i}, acts: []devices.Actuator{plainActuator{}, plainActuator{}}}
+		r := &robot{Robot: entity.Robot{Index: i}, acts: []devices.Actuator{plainActuator{}, plainActuator{}}}
 		if i%100 == 0 {
 			l := &spotter{spot: entity.Spot{Pos: ci.Vector3{X: float64(i)}, Source: i}}
 			r.acts = append(r.acts, l)

@@ -25,6 +25,17 @@ type Actuator interface {
 // ci interface of its device group.
 type Factory func(r *entity.Robot, n *config.Node) (any, error)
 
+// Cloner is an optional interface of devices whose making depends on
+// their element and the robot's model only (not on the robot's own
+// element or state): the simulator makes the device of the first robot
+// of a controller entry and model with the factory, and the devices of
+// the other such robots with CloneFor, which gives robot r a device of
+// its own, as the factory would, without reading the element again (a
+// million robots are made in a second).
+type Cloner interface {
+	CloneFor(r *entity.Robot) any
+}
+
 // The registries of simulated devices, keyed by Key(tag, implementation).
 var (
 	Sensors   = ci.NewRegistry[Factory]("sensor")

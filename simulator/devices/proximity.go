@@ -76,6 +76,18 @@ func proximityFactory(m *entity.RobotModel) Factory {
 
 var _ ci.Proximity = (*proximity)(nil)
 
+// CloneFor implements Cloner: the same ring, response and noise, zero
+// readings of its own.
+func (p *proximity) CloneFor(r *entity.Robot) any {
+	c := *p
+	c.r = r
+	c.readings = make([]ci.ProximityReading, len(p.readings))
+	for i := range c.readings {
+		c.readings[i].Angle = p.readings[i].Angle
+	}
+	return &c
+}
+
 func (p *proximity) Readings() []ci.ProximityReading { return p.readings }
 
 // Update casts one ray per sensor (space.CastRing: the bodies the rays

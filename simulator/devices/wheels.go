@@ -38,6 +38,13 @@ func newWheels(r *entity.Robot, n *config.Node) (any, error) {
 
 var _ ci.DifferentialSteeringActuator = (*wheels)(nil)
 
+// CloneFor implements Cloner: the same noise, stopped wheels.
+func (w *wheels) CloneFor(r *entity.Robot) any {
+	c := *w
+	c.r, c.left, c.right = r, 0, 0
+	return &c
+}
+
 func (w *wheels) SetLinearVelocity(left, right float64) { w.left, w.right = left, right }
 
 // Reset stops the wheels, as ARGoS's actuator does: the first tick after a

@@ -3,6 +3,7 @@ package dynamics2d
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
@@ -297,6 +298,13 @@ func (e *Engine) Add(i int) error {
 	e.objs = append(e.objs, o)
 	e.bodies = append(e.bodies, i)
 	return nil
+}
+
+// Grow makes room for n more bodies, so that adding many bodies does not
+// copy the ones added before.
+func (e *Engine) Grow(n int) {
+	e.objs = slices.Grow(e.objs, n)
+	e.bodies = slices.Grow(e.bodies, n)
 }
 
 // newObject returns a zero object, from those of removed bodies or from

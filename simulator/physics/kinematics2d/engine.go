@@ -162,6 +162,14 @@ func (e *Engine) AddStatic(i int) error {
 	return nil
 }
 
+// Grow makes room for n more bodies, so that adding many bodies does not
+// copy the ones added before.
+func (e *Engine) Grow(n int) {
+	e.objs = slices.Grow(e.objs, n)
+	e.start = slices.Grow(e.start, n)
+	e.bodies = slices.Grow(e.bodies, n)
+}
+
 // Add implements physics.Engine.
 func (e *Engine) Add(i int) error {
 	b := &e.sp.Bodies[i]
