@@ -1,0 +1,175 @@
+package custom
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator/devices"
+	"github.com/argosgo/argos/simulator/entity"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+// AgentTag is the tag of the entities a custom engine moves.
+const AgentTag = "agent"
+
+func init() {
+	entity.Types.MustRegister(AgentTag,
+		"An agent whose dynamics a <custom> engine defines (ASCARI's agents): id, dynamics (the name of a <dynamics>), radius (m, default 0.05), "+
+			"height (m, default 0.1); <body position orientation/> gives its x, y and theta; <state name=\"value\" .../> the other states at "+
+			"the start (default 0); <controller config=\"ID\"/>. Its controller reads the states with the dynamics_state sensor and sets the "+
+			"controls with the dynamics_control actuator; it may also talk (messaging) and see where it is (positioning).",
+		parseAgent)
+	devices.Sensors.MustRegister(ci.TagDynamicsState,
+		"The states of an <agent> (ci.DynamicsState), in the order its dynamics declares them, at the end of the last physics step.", newStateSensor)
+	devices.Actuators.MustRegister(ci.TagDynamicsControl,
+		"The control commands of an <agent> (ci.DynamicsControl), in the order its dynamics declares them; they hold from the next physics step on.",
+		newControlActuator)
+}
+
+func parseAgent(n *config.Node) (*entity.Spec, error) {
+	if err := n.CheckAttrs("id", "dynamics", "radius", "height"); err != nil {
+		return nil, err
+	}
+	id, err := n.String("id")
+	if err != nil {
+		return nil, err
+	}
+	if id == "" {
+		return nil, n.Errorf("custom: <agent> has an empty id; give it a unique id")
+	}
+	if _, err := n.String("dynamics"); err != nil {
+		return nil, err
+	}
+	r, err := n.FloatOr("radius", 0.05)
+	if err != nil {
+		return nil, err
+	}
+	h, err := n.FloatOr("height", 0.1)
+	if err != nil {
+		return nil, err
+	}
+	if !(r > 0) || !(h > 0) {
+		return nil, n.Errorf("custom: agent %q: radius=%g and height=%g must be positive (metres)", id, r, h)
+	}
+	s := &entity.Spec{Tag: AgentTag, Node: n, Embodied: true}
+	s.SetID(id)
+	s.Robot = &entity.RobotModel{Type: AgentTag, Radius: r, Height: h, Mass: 1, Axle: 1}
+	s.Body = space.Body{ID: id, Type: AgentTag, Shape: space.Disc, Radius: r, Height: h, Mass: 1, Movable: true}
+	s.Body.SetYaw(0)
+	for _, c := range n.Children {
+		switch c.Name {
+		case "body":
+			if err := c.CheckAttrs("position", "orientation"); err != nil {
+				return nil, err
+			}
+			pos, err := c.Vector3("position")
+			if err != nil {
+				return nil, err
+			}
+			o, err := c.EulerOr("orientation", config.EulerDeg{})
+			if err != nil {
+				return nil, err
+			}
+			if err := s.SetPose(c, pos, o); err != nil {
+				return nil, err
+			}
+			s.Posed = true
+		case "controller":
+			if s.ControllerID, err = c.String("config"); err != nil {
+				return nil, err
+			}
+		case "state":
+			// read by the engine, which knows the dynamics' states
+		default:
+			return nil, c.Errorf("custom: agent %q: unknown element <%s>; an agent holds <body>, <state> and <controller config=\"...\"/>", id, c.Name)
+		}
+	}
+	if s.ControllerID == "" {
+		return nil, n.Errorf("custom: agent %q has no controller; add <controller config=\"ID\"/> naming a controller of <controllers>", id)
+	}
+	return s, nil
+}
+
+// engineOf returns the custom engine that moves robot r's agent.
+func engineOf(r *entity.Robot, n *config.Node, tag string) (*Engine, error) {
+	b := r.B()
+	if r.World != nil && b.Engine >= 0 && b.Engine < len(r.World.Engines) {
+		if e, ok := r.World.Engines[b.Engine].(*Engine); ok && e.DynamicsOf(r.Body) != nil {
+			return e, nil
+		}
+	}
+	if b.Type != AgentTag {
+		return nil, n.Errorf("custom: <%s> is for <agent> entities, not for the %s %q", tag, r.Model.Type, r.ID)
+	}
+	return nil, n.Errorf("custom: agent %q is not moved by a <custom> engine that defines its dynamics; declare one under <physics_engines>", r.ID)
+}
+
+type stateSensor struct {
+	e      *Engine
+	body   int
+	names  []string
+	values []float64
+}
+
+func newStateSensor(r *entity.Robot, n *config.Node) (any, error) {
+	if err := n.CheckAttrs("implementation"); err != nil {
+		return nil, err
+	}
+	e, err := engineOf(r, n, ci.TagDynamicsState)
+	if err != nil {
+		return nil, err
+	}
+	d := e.DynamicsOf(r.Body)
+	s := &stateSensor{e: e, body: r.Body, names: d.States, values: make([]float64, len(d.States))}
+	e.State(r.Body, s.values)
+	return s, nil
+}
+
+func (s *stateSensor) Update()                { s.e.State(s.body, s.values) }
+func (s *stateSensor) Names() []string        { return s.names }
+func (s *stateSensor) Values() []float64      { return s.values }
+func (s *stateSensor) Index(name string) int  { return slices.Index(s.names, name) }
+func (s *stateSensor) String() string         { return fmt.Sprintf("%v = %v", s.names, s.values) }
+func (c *controlActuator) Names() []string    { return c.names }
+func (c *controlActuator) Index(n string) int { return slices.Index(c.names, n) }
+
+type controlActuator struct {
+	e      *Engine
+	body   int
+	names  []string
+	values []float64
+}
+
+func newControlActuator(r *entity.Robot, n *config.Node) (any, error) {
+	if err := n.CheckAttrs("implementation"); err != nil {
+		return nil, err
+	}
+	e, err := engineOf(r, n, ci.TagDynamicsControl)
+	if err != nil {
+		return nil, err
+	}
+	d := e.DynamicsOf(r.Body)
+	return &controlActuator{e: e, body: r.Body, names: d.Controls, values: make([]float64, len(d.Controls))}, nil
+}
+
+func (c *controlActuator) Set(i int, v float64) {
+	if i >= 0 && i < len(c.values) {
+		c.values[i] = v
+	}
+}
+
+func (c *controlActuator) SetAll(v ...float64) { copy(c.values, v) }
+
+// Apply writes the commands into the engine in the act phase (each
+// agent's own slot: robots apply in parallel).
+func (c *controlActuator) Apply() { c.e.SetControls(c.body, c.values) }
+
+// Reset sets every command to 0.
+func (c *controlActuator) Reset() { clear(c.values) }
+
+var (
+	_ ci.DynamicsState   = (*stateSensor)(nil)
+	_ ci.DynamicsControl = (*controlActuator)(nil)
+)

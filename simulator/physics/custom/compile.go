@@ -1,0 +1,393 @@
+package custom
+
+import (
+	"fmt"
+	"math"
+)
+
+// A program computes the derivatives of a dynamics from its states,
+// controls and the time, for many agents at once: each instruction runs
+// over every agent of a batch before the next (the registers are held
+// register by register), so that the cost of interpreting an instruction
+// is shared by the batch and evaluation allocates nothing.
+//
+// Registers: the states, the controls, t, the constants, then one per
+// value the equations compute. The expressions' trees are merged into a
+// graph in which equal subexpressions are computed once, and a sine and a
+// cosine of the same value are computed together.
+type program struct {
+	code   []instr
+	nregs  int
+	consts []constReg
+	out    []int32 // the register of each state's derivative
+}
+
+type constReg struct {
+	reg int32
+	val float64
+}
+
+type opcode uint8
+
+const (
+	opCopy opcode = iota
+	opNeg
+	opAdd
+	opSub
+	opMul
+	opDiv
+	opPow
+	opSinCos // dst: the sine, b: the cosine
+	opSin
+	opCos
+	opTan
+	opAsin
+	opAcos
+	opAtan
+	opAtan2
+	opSqrt
+	opExp
+	opLog
+	opAbs
+	opSign
+	opFloor
+	opCeil
+	opMin
+	opMax
+	opHypot
+)
+
+// opcodeOf returns the instruction of an operation of the trees.
+func opcodeOf(op string) opcode {
+	switch op {
+	case "neg":
+		return opNeg
+	case "+":
+		return opAdd
+	case "-":
+		return opSub
+	case "*":
+		return opMul
+	case "/":
+		return opDiv
+	case "^", "pow":
+		return opPow
+	case "sin":
+		return opSin
+	case "cos":
+		return opCos
+	case "tan":
+		return opTan
+	case "asin":
+		return opAsin
+	case "acos":
+		return opAcos
+	case "atan":
+		return opAtan
+	case "atan2":
+		return opAtan2
+	case "sqrt":
+		return opSqrt
+	case "exp":
+		return opExp
+	case "log":
+		return opLog
+	case "abs":
+		return opAbs
+	case "sign":
+		return opSign
+	case "floor":
+		return opFloor
+	case "ceil":
+		return opCeil
+	case "min":
+		return opMin
+	case "max":
+		return opMax
+	case "hypot":
+		return opHypot
+	}
+	panic("custom: no instruction for " + op)
+}
+
+type instr struct {
+	op        opcode
+	dst, a, b int32
+}
+
+// compiler turns trees into a program.
+type compiler struct {
+	p      *program
+	keys   map[*node]string // a node's structure: its operation and the ids of its arguments
+	ids    map[string]int   // a structure's id
+	values map[string]int32 // a value's key -> its register
+	trig   map[string]bool  // the keys of the arguments whose sine and cosine both occur
+}
+
+// compile makes the program of the derivatives eqs (one per state, in
+// order) over inputs registers (states, controls and t).
+func compile(eqs []*node, inputs int) *program {
+	c := &compiler{p: &program{nregs: inputs}, keys: map[*node]string{}, ids: map[string]int{}, values: map[string]int32{}, trig: map[string]bool{}}
+	for i := 0; i < inputs; i++ {
+		c.values[fmt.Sprintf("s%d", i)] = int32(i)
+	}
+	sin, cos := map[string]bool{}, map[string]bool{}
+	seen := map[*node]bool{}
+	var scan func(n *node)
+	scan = func(n *node) {
+		if seen[n] {
+			return // a definition used again
+		}
+		seen[n] = true
+		switch n.op {
+		case "sin":
+			sin[c.key(n.args[0])] = true
+		case "cos":
+			cos[c.key(n.args[0])] = true
+		}
+		for _, a := range n.args {
+			scan(a)
+		}
+	}
+	for _, e := range eqs {
+		scan(e)
+	}
+	for k := range sin {
+		c.trig[k] = cos[k]
+	}
+	for _, e := range eqs {
+		c.p.out = append(c.p.out, c.value(e))
+	}
+	return c.p
+}
+
+// key names a value by its structure, so that equal subexpressions share
+// a register: the operation and the ids of its arguments' structures
+// (short, however deep the expression).
+func (c *compiler) key(n *node) string {
+	if k, ok := c.keys[n]; ok {
+		return k
+	}
+	var k string
+	switch n.op {
+	case "num":
+		k = fmt.Sprintf("n%x", math.Float64bits(n.num))
+	case "sym":
+		k = fmt.Sprintf("s%d", n.sym)
+	default:
+		k = n.op + "("
+		for i, a := range n.args {
+			if i > 0 {
+				k += ","
+			}
+			k += c.id(c.key(a))
+		}
+		k += ")"
+	}
+	c.keys[n] = k
+	return k
+}
+
+// id returns the short id of a key.
+func (c *compiler) id(key string) string {
+	id, ok := c.ids[key]
+	if !ok {
+		id = len(c.ids)
+		c.ids[key] = id
+	}
+	return fmt.Sprint(id)
+}
+
+// value returns the register that holds n, emitting its code once.
+func (c *compiler) value(n *node) int32 {
+	k := c.key(n)
+	if r, ok := c.values[k]; ok {
+		return r
+	}
+	reg := func() int32 {
+		r := int32(c.p.nregs)
+		c.p.nregs++
+		return r
+	}
+	var r int32
+	switch n.op {
+	case "num":
+		r = reg()
+		c.p.consts = append(c.p.consts, constReg{reg: r, val: n.num})
+	case "sin", "cos":
+		ak := c.key(n.args[0])
+		a := c.value(n.args[0])
+		if c.trig[ak] {
+			s, co := reg(), reg()
+			c.p.code = append(c.p.code, instr{op: opSinCos, dst: s, a: a, b: co})
+			c.values["sin("+c.id(ak)+")"] = s
+			c.values["cos("+c.id(ak)+")"] = co
+			return c.values[k]
+		}
+		r = reg()
+		c.p.code = append(c.p.code, instr{op: opcodeOf(n.op), dst: r, a: a})
+	case "min", "max":
+		// a chain of binary minima or maxima
+		acc := c.value(n.args[0])
+		for _, a := range n.args[1:] {
+			b := c.value(a)
+			r = reg()
+			c.p.code = append(c.p.code, instr{op: opcodeOf(n.op), dst: r, a: acc, b: b})
+			acc = r
+		}
+		r = acc
+	default:
+		in := instr{op: opcodeOf(n.op)}
+		in.a = c.value(n.args[0])
+		if len(n.args) > 1 {
+			in.b = c.value(n.args[1])
+		}
+		r = reg()
+		in.dst = r
+		c.p.code = append(c.p.code, in)
+	}
+	c.values[k] = r
+	return r
+}
+
+// run runs the program over the first n agents of regs, which holds the
+// registers one after the other, stride values each.
+func (p *program) run(regs []float64, stride, n int) {
+	reg := func(r int32) []float64 { return regs[int(r)*stride : int(r)*stride+n] }
+	for _, in := range p.code {
+		d, a := reg(in.dst), reg(in.a)
+		switch in.op {
+		case opCopy:
+			copy(d, a)
+		case opNeg:
+			for k := range d {
+				d[k] = -a[k]
+			}
+		case opAdd:
+			b := reg(in.b)[:len(d)]
+			for k := range d {
+				d[k] = a[k] + b[k]
+			}
+		case opSub:
+			b := reg(in.b)[:len(d)]
+			for k := range d {
+				d[k] = a[k] - b[k]
+			}
+		case opMul:
+			b := reg(in.b)[:len(d)]
+			for k := range d {
+				d[k] = a[k] * b[k]
+			}
+		case opDiv:
+			b := reg(in.b)[:len(d)]
+			for k := range d {
+				d[k] = a[k] / b[k]
+			}
+		case opPow:
+			b := reg(in.b)[:len(d)]
+			for k := range d {
+				d[k] = math.Pow(a[k], b[k])
+			}
+		case opSinCos:
+			co := reg(in.b)[:len(d)]
+			for k := range d {
+				d[k], co[k] = math.Sincos(a[k])
+			}
+		case opSin:
+			for k := range d {
+				d[k] = math.Sin(a[k])
+			}
+		case opCos:
+			for k := range d {
+				d[k] = math.Cos(a[k])
+			}
+		case opTan:
+			for k := range d {
+				d[k] = math.Tan(a[k])
+			}
+		case opAsin:
+			for k := range d {
+				d[k] = math.Asin(a[k])
+			}
+		case opAcos:
+			for k := range d {
+				d[k] = math.Acos(a[k])
+			}
+		case opAtan:
+			for k := range d {
+				d[k] = math.Atan(a[k])
+			}
+		case opAtan2:
+			b := reg(in.b)[:len(d)]
+			for k := range d {
+				d[k] = math.Atan2(a[k], b[k])
+			}
+		case opSqrt:
+			for k := range d {
+				d[k] = math.Sqrt(a[k])
+			}
+		case opExp:
+			for k := range d {
+				d[k] = math.Exp(a[k])
+			}
+		case opLog:
+			for k := range d {
+				d[k] = math.Log(a[k])
+			}
+		case opAbs:
+			for k := range d {
+				d[k] = math.Abs(a[k])
+			}
+		case opSign:
+			for k := range d {
+				switch {
+				case a[k] > 0:
+					d[k] = 1
+				case a[k] < 0:
+					d[k] = -1
+				default:
+					d[k] = a[k]
+				}
+			}
+		case opFloor:
+			for k := range d {
+				d[k] = math.Floor(a[k])
+			}
+		case opCeil:
+			for k := range d {
+				d[k] = math.Ceil(a[k])
+			}
+		case opMin:
+			b := reg(in.b)[:len(d)]
+			for k := range d {
+				d[k] = math.Min(a[k], b[k])
+			}
+		case opMax:
+			b := reg(in.b)[:len(d)]
+			for k := range d {
+				d[k] = math.Max(a[k], b[k])
+			}
+		case opHypot:
+			b := reg(in.b)[:len(d)]
+			for k := range d {
+				d[k] = math.Hypot(a[k], b[k])
+			}
+		}
+	}
+}
+
+// eval computes one value of a folded tree for one agent, from the
+// inputs: the reference the tests hold the programs to.
+func eval(n *node, in []float64) float64 {
+	switch n.op {
+	case "num":
+		return n.num
+	case "sym":
+		return in[n.sym]
+	}
+	args := make([]float64, len(n.args))
+	for i, a := range n.args {
+		args[i] = eval(a, in)
+	}
+	return apply(n.op, args)
+}

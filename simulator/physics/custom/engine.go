@@ -1,0 +1,529 @@
+package custom
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+func init() {
+	physics.Engines.MustRegister("custom",
+		"Agents whose dynamics the file writes (ASCARI's dynamic engine): <dynamics name states controls [method]> with one "+
+			"<equation>x' = expression</equation> per state (and definitions name = expression), integrated with fourth-order "+
+			"Runge-Kutta (method=\"rk4\", the default) or Euler (method=\"euler\") at the engine's step, the tick divided by "+
+			"iterations. The states x, y, theta are the agent's pose; agents do not collide. Attributes: id (required), "+
+			"iterations (sub-steps per tick, default 1), method; <boundaries>, <entity id>. It takes the <agent> entities whose "+
+			"dynamics it defines.",
+		New)
+}
+
+// Engine integrates the agents of the dynamics its element defines. Build
+// it with New.
+type Engine struct {
+	id         string
+	index      int
+	region     *physics.Prism
+	sp         *space.Space
+	iterations int
+	dyn        []*Dynamics
+	agents     map[string]*config.Node // agent id -> its element in the arena
+	batches    []*batch                // one per dynamics
+	slot       []ref                   // body handle -> where its agent is
+	bodies     []int
+	time       float64 // since the start (t in the equations)
+	tick       float64
+	job        func(c int)
+	chunks     []chunkRef // this step's jobs
+	dt         float64
+}
+
+// ref locates an agent: its batch and its place in it; batch -1 when the
+// engine does not own the body.
+type ref struct{ batch, k int32 }
+
+type chunkRef struct{ batch, chunk int }
+
+// lanes is the number of agents a chunk integrates together.
+const lanes = 64
+
+// batch holds the agents of one dynamics, in chunks of lanes agents whose
+// registers are laid out register by register.
+type batch struct {
+	d      *Dynamics
+	prog   *program
+	n      int
+	body   []int       // per agent
+	init   [][]float64 // per agent: its states at the start
+	chunks []*chunk
+}
+
+type chunk struct {
+	regs   []float64 // prog.nregs registers of lanes values
+	s0, k  []float64 // RK4: the states at the start of the step, the four slopes
+	prevXY []ci.Vector2
+}
+
+// New builds an engine from its <custom> element.
+func New(n *config.Node, env physics.Env) (physics.Engine, error) {
+	if err := n.CheckAttrs("id", "iterations", "method"); err != nil {
+		return nil, err
+	}
+	e := &Engine{index: env.Index, sp: env.Space, tick: env.TickLength, agents: map[string]*config.Node{}}
+	var err error
+	if e.id, err = n.String("id"); err != nil {
+		return nil, err
+	}
+	if e.iterations, err = n.IntOr("iterations", 1); err != nil {
+		return nil, err
+	}
+	if e.iterations < 1 {
+		return nil, n.AttrErrorf("iterations", "custom: write a positive number of integration steps per tick")
+	}
+	method := RK4
+	if m, ok := n.Attr("method"); ok {
+		if method, err = parseMethod(n, m); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range n.Children {
+		switch c.Name {
+		case "dynamics":
+			d, err := ParseDynamics(c, method)
+			if err != nil {
+				return nil, err
+			}
+			for _, o := range e.dyn {
+				if o.Name == d.Name {
+					return nil, c.Errorf("custom: dynamics %q is defined twice (also at line %d); give each a unique name", d.Name, o.node.Line)
+				}
+			}
+			e.dyn = append(e.dyn, d)
+			e.batches = append(e.batches, &batch{d: d, prog: d.prog})
+		case "boundaries":
+			if e.region, err = physics.ParseBoundaries(c); err != nil {
+				return nil, err
+			}
+		case "entity":
+			if err := c.CheckAttrs("id"); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, c.Errorf("custom: unknown element <%s> in <custom>; it holds <dynamics>, <boundaries> and <entity id>", c.Name)
+		}
+	}
+	if len(e.dyn) == 0 {
+		return nil, n.Errorf("custom: engine %q defines no <dynamics>; add one, as <dynamics name=\"unicycle\" states=\"x, y, theta\" controls=\"v, w\">", e.id)
+	}
+	e.findAgents(n)
+	e.job = func(c int) {
+		r := e.chunks[c]
+		e.batches[r.batch].step(r.chunk, e.dt, e.iterations, e.time)
+	}
+	return e, nil
+}
+
+// findAgents maps the ids of the arena's <agent> elements (those of
+// <distribute> included) to their elements.
+func (e *Engine) findAgents(n *config.Node) {
+	root := n
+	for root.Parent() != nil {
+		root = root.Parent()
+	}
+	arena := root.FirstChild("arena")
+	if arena == nil {
+		return
+	}
+	for _, c := range arena.Children {
+		switch c.Name {
+		case "agent":
+			if id, ok := c.Attr("id"); ok {
+				e.agents[id] = c
+			}
+		case "distribute":
+			d, err := config.ParseDistribute(c)
+			if err != nil || d.Template.Name != "agent" {
+				continue
+			}
+			for k := 0; k < d.Quantity; k++ {
+				e.agents[d.ID(k)] = d.Template
+			}
+		}
+	}
+}
+
+// ID implements physics.Engine.
+func (e *Engine) ID() string { return e.id }
+
+// Region implements physics.Engine.
+func (e *Engine) Region() *physics.Prism { return e.region }
+
+// Bodies implements physics.Engine.
+func (e *Engine) Bodies() []int { return e.bodies }
+
+// Dynamics returns the dynamics the engine defines.
+func (e *Engine) Dynamics() []*Dynamics { return e.dyn }
+
+// dynamicsOf returns the batch of the dynamics an agent's element names.
+func (e *Engine) dynamicsOf(b *space.Body) (int, *config.Node) {
+	if b.Type != AgentTag {
+		return -1, nil
+	}
+	n := e.agents[b.ID]
+	if n == nil {
+		return -1, nil
+	}
+	name, _ := n.Attr("dynamics")
+	for k, d := range e.dyn {
+		if d.Name == name {
+			return k, n
+		}
+	}
+	return -1, n
+}
+
+// Models implements physics.Modeler: the engine takes the agents whose
+// dynamics it defines, and nothing else.
+func (e *Engine) Models(b *space.Body) bool {
+	k, _ := e.dynamicsOf(b)
+	return k >= 0
+}
+
+// AddStatic implements physics.Engine: agents go through everything.
+func (e *Engine) AddStatic(int) error { return nil }
+
+// Add implements physics.Engine.
+func (e *Engine) Add(i int) error {
+	b := &e.sp.Bodies[i]
+	k, n := e.dynamicsOf(b)
+	if k < 0 {
+		if n != nil {
+			name, _ := n.Attr("dynamics")
+			return n.Errorf("custom: engine %q defines no dynamics %q (it defines %s); name one of them, or define it", e.id, name, e.names())
+		}
+		return fmt.Errorf("custom: engine %q moves only <agent> entities of the arena, not %s %q", e.id, b.Type, b.ID)
+	}
+	for len(e.slot) < len(e.sp.Bodies) {
+		e.slot = append(e.slot, ref{batch: -1})
+	}
+	if e.slot[i].batch >= 0 {
+		return fmt.Errorf("custom: engine %q already owns agent %q", e.id, b.ID)
+	}
+	bt := e.batches[k]
+	d := bt.d
+	init := make([]float64, len(d.States))
+	if st := n.FirstChild("state"); st != nil {
+		for _, a := range st.Attrs {
+			j := slices.Index(d.States, a.Name)
+			if j < 0 {
+				return st.Errorf("custom: agent %q: %q is not a state of dynamics %q (its states are %s)", b.ID, a.Name, d.Name, strings.Join(d.States, ", "))
+			}
+			if j == d.pose[0] || j == d.pose[1] || j == d.pose[2] {
+				return st.Errorf("custom: agent %q: state %s comes from <body>; set it there", b.ID, a.Name)
+			}
+			v, err := st.Float(a.Name)
+			if err != nil {
+				return err
+			}
+			init[j] = v
+		}
+	}
+	if j := d.pose[0]; j >= 0 {
+		init[j] = b.Pos.X
+	}
+	if j := d.pose[1]; j >= 0 {
+		init[j] = b.Pos.Y
+	}
+	if j := d.pose[2]; j >= 0 {
+		init[j] = b.Yaw
+	}
+	b.Engine = e.index
+	e.slot[i] = ref{batch: int32(k), k: int32(bt.n)}
+	bt.add(i, init)
+	e.bodies = append(e.bodies, i)
+	return nil
+}
+
+func (e *Engine) names() string {
+	var s []string
+	for _, d := range e.dyn {
+		s = append(s, d.Name)
+	}
+	return strings.Join(s, ", ")
+}
+
+// add appends an agent in its start state.
+func (bt *batch) add(body int, init []float64) {
+	k := bt.n
+	if k%lanes == 0 {
+		bt.chunks = append(bt.chunks, bt.newChunk())
+	}
+	bt.n++
+	bt.body = append(bt.body, body)
+	bt.init = append(bt.init, init)
+	bt.load(k, init)
+}
+
+func (bt *batch) newChunk() *chunk {
+	ns := len(bt.d.States)
+	c := &chunk{regs: make([]float64, bt.prog.nregs*lanes), s0: make([]float64, ns*lanes), k: make([]float64, 4*ns*lanes),
+		prevXY: make([]ci.Vector2, lanes)}
+	for _, cr := range bt.prog.consts {
+		for l := 0; l < lanes; l++ {
+			c.regs[int(cr.reg)*lanes+l] = cr.val
+		}
+	}
+	return c
+}
+
+// load sets agent k's states to init and its controls to 0.
+func (bt *batch) load(k int, init []float64) {
+	c, l := bt.chunks[k/lanes], k%lanes
+	for j, v := range init {
+		c.regs[j*lanes+l] = v
+	}
+	for j := range bt.d.Controls {
+		c.regs[(len(init)+j)*lanes+l] = 0
+	}
+	d := bt.d
+	if d.pose[0] >= 0 && d.pose[1] >= 0 {
+		c.prevXY[l] = ci.Vector2{X: init[d.pose[0]], Y: init[d.pose[1]]}
+	}
+}
+
+// Remove implements physics.Engine: the last agent of the batch takes
+// the removed one's place.
+func (e *Engine) Remove(i int) {
+	if i >= len(e.slot) || e.slot[i].batch < 0 {
+		return
+	}
+	r := e.slot[i]
+	bt := e.batches[r.batch]
+	last := bt.n - 1
+	if int(r.k) != last {
+		bt.moveAgent(last, int(r.k))
+		bt.body[r.k], bt.init[r.k] = bt.body[last], bt.init[last]
+		e.slot[bt.body[r.k]] = r
+	}
+	bt.body, bt.init = bt.body[:last], bt.init[:last]
+	bt.n = last
+	if last%lanes == 0 {
+		bt.chunks = bt.chunks[:len(bt.chunks)-1]
+	}
+	e.slot[i] = ref{batch: -1}
+	k := slices.Index(e.bodies, i)
+	e.bodies = slices.Delete(e.bodies, k, k+1)
+}
+
+// moveAgent copies agent from's registers to agent to's place.
+func (bt *batch) moveAgent(from, to int) {
+	cf, lf := bt.chunks[from/lanes], from%lanes
+	ct, lt := bt.chunks[to/lanes], to%lanes
+	for r := 0; r < bt.prog.nregs; r++ {
+		ct.regs[r*lanes+lt] = cf.regs[r*lanes+lf]
+	}
+	ct.prevXY[lt] = cf.prevXY[lf]
+}
+
+// Step implements physics.Engine: every chunk of agents integrates the
+// tick in iterations steps.
+func (e *Engine) Step(dt float64, run physics.Runner) {
+	e.chunks = e.chunks[:0]
+	for b, bt := range e.batches {
+		for c := range bt.chunks {
+			e.chunks = append(e.chunks, chunkRef{batch: b, chunk: c})
+		}
+	}
+	e.dt = dt
+	run.Run(len(e.chunks), e.job)
+	e.time += dt
+}
+
+// step integrates the agents of chunk c for dt in iterations steps from
+// time t0.
+func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
+	ch := bt.chunks[c]
+	n := min(lanes, bt.n-c*lanes)
+	d := bt.d
+	ns := len(d.States)
+	h := dt / float64(iterations)
+	regs := ch.regs
+	tReg := regs[(ns+len(d.Controls))*lanes : (ns+len(d.Controls))*lanes+n]
+	state := func(j int) []float64 { return regs[j*lanes : j*lanes+n] }
+	slope := func(j int) []float64 { o := bt.prog.out[j]; return regs[int(o)*lanes : int(o)*lanes+n] }
+	for it := 0; it < iterations; it++ {
+		t := t0 + float64(it)*h
+		if d.Method == Euler {
+			fill(tReg, t)
+			bt.prog.run(regs, lanes, n)
+			// every slope first: a slope may be a state's register
+			for j := 0; j < ns; j++ {
+				copy(ch.k[j*lanes:j*lanes+n], slope(j))
+			}
+			for j := 0; j < ns; j++ {
+				s, k := state(j), ch.k[j*lanes:j*lanes+n]
+				for l := range s {
+					s[l] += h * k[l]
+				}
+			}
+			continue
+		}
+		for j := 0; j < ns; j++ {
+			copy(ch.s0[j*lanes:j*lanes+n], state(j))
+		}
+		// the four stages: the slope at t, twice at t+h/2, at t+h
+		for stage := 0; stage < 4; stage++ {
+			ts := t
+			switch stage {
+			case 1, 2:
+				ts = t + h/2
+			case 3:
+				ts = t + h
+			}
+			fill(tReg, ts)
+			bt.prog.run(regs, lanes, n)
+			for j := 0; j < ns; j++ {
+				copy(ch.k[(stage*ns+j)*lanes:(stage*ns+j)*lanes+n], slope(j))
+			}
+			if stage == 3 {
+				break
+			}
+			f := h / 2
+			if stage == 2 {
+				f = h
+			}
+			for j := 0; j < ns; j++ {
+				s, s0, k := state(j), ch.s0[j*lanes:j*lanes+n], ch.k[(stage*ns+j)*lanes:(stage*ns+j)*lanes+n]
+				for l := range s {
+					s[l] = s0[l] + f*k[l]
+				}
+			}
+		}
+		for j := 0; j < ns; j++ {
+			s, s0 := state(j), ch.s0[j*lanes:j*lanes+n]
+			k1 := ch.k[j*lanes : j*lanes+n]
+			k2 := ch.k[(ns+j)*lanes : (ns+j)*lanes+n]
+			k3 := ch.k[(2*ns+j)*lanes : (2*ns+j)*lanes+n]
+			k4 := ch.k[(3*ns+j)*lanes : (3*ns+j)*lanes+n]
+			for l := range s {
+				s[l] = s0[l] + h/6*(k1[l]+2*k2[l]+2*k3[l]+k4[l])
+			}
+		}
+	}
+}
+
+func fill(s []float64, v float64) {
+	for i := range s {
+		s[i] = v
+	}
+}
+
+// Commit implements physics.Engine: the agents' x, y and theta become
+// their bodies' pose.
+func (e *Engine) Commit(run physics.Runner) {
+	for _, bt := range e.batches {
+		d := bt.d
+		if d.pose[0] < 0 && d.pose[1] < 0 && d.pose[2] < 0 {
+			continue
+		}
+		for k, i := range bt.body {
+			c, l := bt.chunks[k/lanes], k%lanes
+			b := &e.sp.Bodies[i]
+			if j := d.pose[0]; j >= 0 {
+				b.Pos.X = c.regs[j*lanes+l]
+			}
+			if j := d.pose[1]; j >= 0 {
+				b.Pos.Y = c.regs[j*lanes+l]
+			}
+			if j := d.pose[2]; j >= 0 {
+				b.SetYaw(ci.NormalizeAngle(c.regs[j*lanes+l]))
+			}
+			if e.tick > 0 {
+				b.Vel = b.Pos.Sub(c.prevXY[l]).Scale(1 / e.tick)
+			}
+			c.prevXY[l] = b.Pos
+		}
+	}
+}
+
+// Reset implements physics.Engine: every agent back to its start state,
+// its controls at 0.
+func (e *Engine) Reset() {
+	e.time = 0
+	for _, bt := range e.batches {
+		for k, i := range bt.body {
+			bt.load(k, bt.init[k])
+			b := &e.sp.Bodies[i]
+			d := bt.d
+			if j := d.pose[0]; j >= 0 {
+				b.Pos.X = bt.init[k][j]
+			}
+			if j := d.pose[1]; j >= 0 {
+				b.Pos.Y = bt.init[k][j]
+			}
+			if j := d.pose[2]; j >= 0 {
+				b.SetYaw(ci.NormalizeAngle(bt.init[k][j]))
+			}
+			b.Vel = ci.Vector2{}
+		}
+	}
+}
+
+// Close implements physics.Engine.
+func (e *Engine) Close() error { return nil }
+
+// Contains implements physics.Container: the region, or everywhere.
+func (e *Engine) Contains(p ci.Vector3) bool { return e.region == nil || e.region.Contains(p) }
+
+// agentOf returns the batch and place of body i, or nil.
+func (e *Engine) agentOf(i int) (*batch, int) {
+	if i >= len(e.slot) || e.slot[i].batch < 0 {
+		return nil, -1
+	}
+	r := e.slot[i]
+	return e.batches[r.batch], int(r.k)
+}
+
+// State copies the states of body i's agent into out (len of the
+// dynamics' states) and reports whether the engine owns it.
+func (e *Engine) State(i int, out []float64) bool {
+	bt, k := e.agentOf(i)
+	if bt == nil {
+		return false
+	}
+	c, l := bt.chunks[k/lanes], k%lanes
+	for j := range out {
+		out[j] = c.regs[j*lanes+l]
+	}
+	return true
+}
+
+// SetControls sets the controls of body i's agent.
+func (e *Engine) SetControls(i int, v []float64) {
+	bt, k := e.agentOf(i)
+	if bt == nil {
+		return
+	}
+	c, l := bt.chunks[k/lanes], k%lanes
+	ns := len(bt.d.States)
+	for j, x := range v {
+		if math.IsNaN(x) {
+			x = 0
+		}
+		c.regs[(ns+j)*lanes+l] = x
+	}
+}
+
+// DynamicsOf returns the dynamics of body i's agent, or nil.
+func (e *Engine) DynamicsOf(i int) *Dynamics {
+	bt, _ := e.agentOf(i)
+	if bt == nil {
+		return nil
+	}
+	return bt.d
+}
