@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -236,103 +235,17 @@ func AsRun(exp *config.Experiment, data []byte, seed uint64, o Overrides) ([]byt
 	return out, nil
 }
 
-// startTag finds the start tag of element n in data: the first "<name"
-// at or after n's line. It returns the offsets of '<' and of the closing
-// '>' (or "/>").
-func startTag(data []byte, n *config.Node) (lt, gt int, err error) {
-	off := 0
-	for line := 1; line < n.Line; line++ {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			break
-		}
-		off += i + 1
-	}
-	for {
-		i := bytes.Index(data[off:], []byte("<"+n.Name))
-		if i < 0 {
-			return 0, 0, fmt.Errorf("record: cannot find <%s> of line %d in the experiment file", n.Name, n.Line)
-		}
-		lt = off + i
-		if c := data[lt+1+len(n.Name)]; c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/' || c == '>' {
-			break
-		}
-		off = lt + 1
-	}
-	var quote byte
-	for gt = lt; gt < len(data); gt++ {
-		c := data[gt]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '>':
-			if data[gt-1] == '/' {
-				gt--
-			}
-			return lt, gt, nil
-		}
-	}
-	return 0, 0, fmt.Errorf("record: <%s> of line %d is not closed", n.Name, n.Line)
-}
-
 // setAttr sets attribute name of element n to value.
 func setAttr(data []byte, n *config.Node, name, value string) ([]byte, error) {
-	lt, gt, err := startTag(data, n)
+	lt, gt, err := config.StartTag(data, n, 0)
 	if err != nil {
 		return nil, err
 	}
-	tag := data[lt:gt]
-	// find ` name=` outside quotes
-	var quote byte
-	for i := 0; i < len(tag); i++ {
-		c := tag[i]
-		if quote != 0 {
-			if c == quote {
-				quote = 0
-			}
-			continue
-		}
-		if c == '"' || c == '\'' {
-			quote = c
-			continue
-		}
-		if !isSpace(c) || !bytes.HasPrefix(tag[i+1:], []byte(name)) {
-			continue
-		}
-		j := i + 1 + len(name)
-		for j < len(tag) && isSpace(tag[j]) {
-			j++
-		}
-		if j >= len(tag) || tag[j] != '=' {
-			continue
-		}
-		j++
-		for j < len(tag) && isSpace(tag[j]) {
-			j++
-		}
-		if j >= len(tag) || (tag[j] != '"' && tag[j] != '\'') {
-			continue
-		}
-		end := bytes.IndexByte(tag[j+1:], tag[j])
-		if end < 0 {
-			break
-		}
-		vs, ve := lt+j+1, lt+j+1+end
-		return join(data[:vs], []byte(value), data[ve:]), nil
-	}
-	at := gt
-	for at > lt && isSpace(data[at-1]) {
-		at--
-	}
-	return join(data[:at], []byte(` `+name+`="`+value+`"`), data[at:]), nil
+	return config.SetAttr(data, lt, gt, name, value), nil
 }
 
 func insertAfterStart(data []byte, n *config.Node, text string) ([]byte, error) {
-	_, gt, err := startTag(data, n)
+	_, gt, err := config.StartTag(data, n, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -341,8 +254,6 @@ func insertAfterStart(data []byte, n *config.Node, text string) ([]byte, error) 
 	}
 	return join(data[:gt+1], []byte(text), data[gt+1:]), nil
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func join(parts ...[]byte) []byte {
 	var out []byte
