@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"html"
 	"io"
 	"math"
 	"os"
@@ -34,6 +35,8 @@ func (c benchConfig) String() string {
 // benchResult is what one run printed.
 type benchResult struct {
 	setup, wall, cpu, stepsPerS, rtf, maxRSSMB float64
+	// windows is the list of mean ms per tick of BENCH_WINDOWS, if any.
+	windows string
 }
 
 // runBench implements `argos bench`: it runs the scalability experiment of
@@ -50,6 +53,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 3, "runs per configuration (the table shows medians)")
 	seconds := fs.Float64("length", 60, "simulated seconds per run")
 	keep := fs.String("keep", "", "write the generated experiment files to this directory")
+	window := fs.Float64("window", 0, "also print the mean wall ms per tick of every window of this many simulated seconds (60: minute 1 against minute 10)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the ticks (set-up excluded) of each configuration's last run to this file (with more than one configuration, its number is added before the extension)")
+	memProfile := fs.String("memprofile", "", "write a heap profile at the end of each configuration's last run to this file (numbered as --cpuprofile)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: argos bench [flags]\n\nRuns the scalability matrix and prints median loop seconds, robot-steps/s,\nreal-time factor, CPU usage (CPU s / wall s) and peak memory.\n\n")
 		fs.PrintDefaults()
@@ -66,6 +72,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "argos bench: %v\n", err)
 			return 1
 		}
+	}
+	if *window < 0 {
+		fmt.Fprintf(stderr, "argos bench: --window %g: give simulated seconds, 0 for none\n", *window)
+		return 1
 	}
 	if *density != "constant" && *density != "fixed" {
 		fmt.Fprintf(stderr, "argos bench: --density %q: use constant or fixed\n", *density)
@@ -113,16 +123,32 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	const row = "%-12s %7s %7s %7s %7s %8s %8s %13s %8s %7s %10s\n"
 	fmt.Fprintf(stdout, row, "engine", "robots", "engines", "threads", "arena_m", "setup_s", "loop_s", "robot_steps/s", "rtf", "cpu_use", "max_rss_MB")
 	for i, c := range cfgs {
-		file := filepath.Join(dir, fmt.Sprintf("bench_%d.argos", i))
-		if err := os.WriteFile(file, []byte(benchExperiment(c, *seconds)), 0o644); err != nil {
+		opts := benchOptions{window: *window}
+		name := filepath.Join(dir, fmt.Sprintf("bench_%d.argos", i))
+		if err := os.WriteFile(name, []byte(benchExperiment(c, *seconds, opts)), 0o644); err != nil {
 			fmt.Fprintf(stderr, "argos bench: %v\n", err)
 			return 1
 		}
 		if *keep != "" {
-			_ = os.WriteFile(filepath.Join(*keep, fmt.Sprintf("bench_%s_%d_e%d_t%d.argos", c.engine, c.robots, c.engines, c.threads)), []byte(benchExperiment(c, *seconds)), 0o644)
+			_ = os.WriteFile(filepath.Join(*keep, fmt.Sprintf("bench_%s_%d_e%d_t%d.argos", c.engine, c.robots, c.engines, c.threads)), []byte(benchExperiment(c, *seconds, opts)), 0o644)
+		}
+		// The last run, if asked, profiles: its file differs by the
+		// profile attributes only.
+		profiled := name
+		if *cpuProfile != "" || *memProfile != "" {
+			opts.cpuProfile, opts.memProfile = profileName(*cpuProfile, i, len(cfgs)), profileName(*memProfile, i, len(cfgs))
+			profiled = filepath.Join(dir, fmt.Sprintf("bench_%d_profiled.argos", i))
+			if err := os.WriteFile(profiled, []byte(benchExperiment(c, *seconds, opts)), 0o644); err != nil {
+				fmt.Fprintf(stderr, "argos bench: %v\n", err)
+				return 1
+			}
 		}
 		var results []benchResult
 		for r := 0; r < *runs; r++ {
+			file := name
+			if r == *runs-1 {
+				file = profiled
+			}
 			res, err := benchOnce(self, file, dir)
 			if err != nil {
 				fmt.Fprintf(stderr, "argos bench: %s: %v\n", c, err)
@@ -134,13 +160,43 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, row, c.engine, strconv.Itoa(c.robots), strconv.Itoa(c.engines), strconv.Itoa(c.threads),
 			fmt.Sprintf("%.0f", 40*c.scale), fmt.Sprintf("%.2f", m.setup), fmt.Sprintf("%.2f", m.wall),
 			fmt.Sprintf("%.0f", m.stepsPerS), fmt.Sprintf("%.3f", m.rtf), fmt.Sprintf("%.2f", m.cpu/m.wall), fmt.Sprintf("%.0f", m.maxRSSMB))
+		if *window > 0 {
+			for r, res := range results {
+				fmt.Fprintf(stdout, "  run %d: ms per tick in each %g s window: %s\n", r+1, *window, res.windows)
+			}
+		}
 	}
 	return 0
 }
 
+// benchOptions are what the generated experiment's loop functions measure
+// besides the BENCH line.
+type benchOptions struct {
+	window                 float64
+	cpuProfile, memProfile string
+}
+
+// profileName returns the profile file of configuration i of n: file
+// itself for one configuration, else file with i before its extension. The
+// path is made absolute, since the runs work in a temporary directory.
+func profileName(file string, i, n int) string {
+	if file == "" {
+		return ""
+	}
+	if n > 1 {
+		ext := filepath.Ext(file)
+		file = fmt.Sprintf("%s_%d%s", strings.TrimSuffix(file, ext), i, ext)
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	return file
+}
+
 var (
-	benchRe = regexp.MustCompile(`BENCH robots=\d+ steps=\d+ loop_wall_s=([\d.]+) loop_cpu_s=([\d.]+) robot_steps_per_s=([\d.]+) rtf=([\d.]+)`)
-	setupRe = regexp.MustCompile(`set-up took ([\d.]+) s`)
+	benchRe  = regexp.MustCompile(`BENCH robots=\d+ steps=\d+ loop_wall_s=([\d.]+) loop_cpu_s=([\d.]+) robot_steps_per_s=([\d.]+) rtf=([\d.]+)`)
+	setupRe  = regexp.MustCompile(`set-up took ([\d.]+) s`)
+	windowRe = regexp.MustCompile(`BENCH_WINDOWS window_s=[\d.e+-]+ ms_per_tick=([\d.,]*)`)
 )
 
 // benchController is the controller of the benchmark's robots.
@@ -165,6 +221,9 @@ func benchOnce(self, file, dir string) (benchResult, error) {
 	r.stepsPerS, _ = strconv.ParseFloat(m[3], 64)
 	r.rtf, _ = strconv.ParseFloat(m[4], 64)
 	r.setup, _ = strconv.ParseFloat(s[1], 64)
+	if w := windowRe.FindStringSubmatch(out.String()); w != nil {
+		r.windows = w[1]
+	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.maxRSSMB = float64(ru.Maxrss) / 1024 // kilobytes on Linux
 	}
@@ -199,6 +258,20 @@ func median(rs []benchResult) benchResult {
 	}
 }
 
+// benchLoopAttrs returns the attributes of bench_loop_functions for o.
+func benchLoopAttrs(o benchOptions) string {
+	var b strings.Builder
+	if o.window > 0 {
+		fmt.Fprintf(&b, " window=\"%g\"", o.window)
+	}
+	for _, a := range [][2]string{{"cpuprofile", o.cpuProfile}, {"memprofile", o.memProfile}} {
+		if a[1] != "" {
+			fmt.Fprintf(&b, " %s=\"%s\"", a[0], html.EscapeString(a[1]))
+		}
+	}
+	return b.String()
+}
+
 func ints(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
@@ -215,7 +288,7 @@ func ints(s string) ([]int, error) {
 // (the layout of experiments/scalability/*.argos: a walled 40 m square cut
 // into rooms by inner walls with gaps) with every length multiplied by
 // c.scale.
-func benchExperiment(c benchConfig, seconds float64) string {
+func benchExperiment(c benchConfig, seconds float64, o benchOptions) string {
 	s := c.scale
 	var b strings.Builder
 	f := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -233,9 +306,9 @@ func benchExperiment(c benchConfig, seconds float64) string {
       <params alpha="7.5" delta="0.1" velocity="5" />
     </epuck_diffusion_controller>
   </controllers>
-  <loop_functions label="bench_loop_functions" />
+  <loop_functions label="bench_loop_functions"%s />
   <arena size="%g, %g, 1" center="0,0,0.5">
-`, c, c.threads, seconds, 41*s, 41*s)
+`, c, c.threads, seconds, benchLoopAttrs(o), 41*s, 41*s)
 	wall := func(id string, x, y, sx, sy float64) {
 		f("    <box id=%q size=\"%g,%g,0.5\" movable=\"false\"><body position=\"%g,%g,0\" orientation=\"0,0,0\" /></box>\n",
 			id, sx*s, sy*s, x*s, y*s)

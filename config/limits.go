@@ -34,7 +34,8 @@ const (
 	// MaxThreads is the largest <system threads> (and --threads).
 	MaxThreads = 1024
 	// MaxEntities is how many entities one <distribute> may place, and
-	// how many the whole arena may hold (the simulator checks the sum).
+	// how many the <distribute>s of an arena may place in all (the
+	// simulator checks the sum).
 	MaxEntities = 1_000_000
 	// MaxTrials is the largest <entity max_trials> of a <distribute>.
 	MaxTrials = 1_000_000

@@ -231,22 +231,22 @@ func (s *Simulator) buildArena(ctx context.Context) error {
 		}
 		return nil
 	}
-	// Count the entities before making any (a <distribute> in error
-	// counts one: the loop below reports the errors in file order).
+	// Count the entities the <distribute>s place before making any: they
+	// may place config.MaxEntities in all (the arena's other entities are
+	// one element each, bounded by config.MaxElements, so that a million
+	// robots fit in a walled arena).
 	entities := 0
 	for _, n := range s.exp.Arena.Children {
-		k := 1
-		if n.Name == "distribute" {
-			if d, err := config.ParseDistribute(n); err == nil {
-				k = d.Quantity
-			}
+		if n.Name != "distribute" {
+			continue
 		}
-		if entities += k; entities > config.MaxEntities {
-			if n.Name == "distribute" {
-				return n.FirstChild("entity").AttrErrorf("quantity", "with it the arena would hold %d entities, more than the %d it may hold; lower the quantity",
-					entities, config.MaxEntities)
-			}
-			return n.Errorf("simulator: the arena would hold more than %d entities, the most it may hold; remove some", config.MaxEntities)
+		d, err := config.ParseDistribute(n)
+		if err != nil {
+			continue // reported by the loop below, in file order
+		}
+		if entities += d.Quantity; entities > config.MaxEntities {
+			return n.FirstChild("entity").AttrErrorf("quantity", "with it the <distribute>s of the arena would place %d entities, more than the %d they may place in all; lower the quantity",
+				entities, config.MaxEntities)
 		}
 	}
 	bodyAt = make([]*config.Node, len(s.sp.Bodies))

@@ -52,7 +52,7 @@ func TestQuantityLimits(t *testing.T) {
 			contains(t, err, c.want...)
 		})
 	}
-	// The arena as a whole holds at most MaxEntities: distributes add up.
+	// The <distribute>s of an arena place at most MaxEntities in all.
 	var many strings.Builder
 	for i := range 3 {
 		many.WriteString(`<distribute><position method="uniform" min="-2000,-2000,0" max="2000,2000,0"/><orientation method="constant" values="0,0,0"/>
@@ -63,7 +63,7 @@ func TestQuantityLimits(t *testing.T) {
 	if alloc := allocated(func() { err = buildErr(t, xml) }); alloc > 32<<20 {
 		t.Errorf("refusing 1,200,000 lights allocated %d MB", alloc>>20)
 	}
-	contains(t, err, "test.argos:11: <entity>: attribute quantity=\"400000\": with it the arena would hold 1200000 entities, more than the 1000000")
+	contains(t, err, "test.argos:11: <entity>: attribute quantity=\"400000\": with it the <distribute>s of the arena would place 1200000 entities, more than the 1000000")
 }
 
 func TestThreadsLimit(t *testing.T) {

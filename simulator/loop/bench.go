@@ -3,6 +3,9 @@ package loop
 import (
 	"fmt"
 	"os"
+	"runtime"
+	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/argosgo/argos/ci"
@@ -14,7 +17,9 @@ func init() {
 	simulator.LoopFunctionsTypes.MustRegister("bench_loop_functions",
 		"Measures the scalability benchmark (docs/benchmarks.md): right before the first tick it records every e-puck's position, "+
 			"the wall clock and the process CPU time; after the experiment it prints one BENCH line to stderr and appends it "+
-			"to the file of attribute output (optional).",
+			"to the file of attribute output (optional). Optional: window (simulated seconds; adds a BENCH_WINDOWS line with the mean "+
+			"wall milliseconds per tick of every window, to compare minute 1 with minute 10), cpuprofile and memprofile (files: a CPU "+
+			"profile of the ticks, a heap profile at the end).",
 		func() simulator.LoopFunctions { return NewBench() })
 }
 
@@ -28,10 +33,20 @@ type Bench struct {
 	wall   time.Time
 	cpu    time.Duration
 	steps  int
+	// window is the number of ticks per window of BENCH_WINDOWS (0: no
+	// windows); winWall is when the current window started and perTick the
+	// mean wall milliseconds per tick of the windows done.
+	window  int
+	winWall time.Time
+	perTick []float64
+	cpuProf *os.File
+	memProf string
 	// Stderr receives the BENCH line; nil means os.Stderr.
 	Stderr interface{ Write([]byte) (int, error) }
 	// Line is the last BENCH line written.
 	Line string
+	// Windows is the last BENCH_WINDOWS line written, if any.
+	Windows string
 }
 
 // NewBench returns bench loop functions.
@@ -39,11 +54,36 @@ func NewBench() *Bench { return &Bench{} }
 
 // Init implements simulator.LoopFunctions.
 func (b *Bench) Init(sim *simulator.Simulator, n *config.Node) error {
-	if err := n.CheckAttrs("label", "library", "output"); err != nil {
+	if err := n.CheckAttrs("label", "library", "output", "window", "cpuprofile", "memprofile"); err != nil {
 		return err
 	}
 	b.sim = sim
 	b.output = n.StringOr("output", "")
+	b.window = 0
+	if n.Has("window") {
+		w, err := n.Float("window")
+		if err != nil {
+			return err
+		}
+		ticks := int(w/sim.TickLength() + 0.5)
+		if ticks < 1 {
+			return n.Errorf("bench_loop_functions: window=\"%g\" is shorter than a tick (%g s); give a window of simulated seconds of at least one tick", w, sim.TickLength())
+		}
+		b.window = ticks
+	}
+	b.perTick = b.perTick[:0]
+	b.memProf = n.StringOr("memprofile", "")
+	if f := n.StringOr("cpuprofile", ""); f != "" {
+		out, err := os.Create(f)
+		if err != nil {
+			return n.Errorf("bench_loop_functions: cannot create cpuprofile %q: %v; give a writable path", f, err)
+		}
+		if err := pprof.StartCPUProfile(out); err != nil {
+			out.Close()
+			return n.Errorf("bench_loop_functions: cannot start the CPU profile: %v (is another profile running?)", err)
+		}
+		b.cpuProf = out
+	}
 	b.robots, b.start = b.robots[:0], b.start[:0]
 	for i := 0; i < sim.NumRobots(); i++ {
 		r := sim.Robot(i)
@@ -55,17 +95,26 @@ func (b *Bench) Init(sim *simulator.Simulator, n *config.Node) error {
 	}
 	b.steps = 0
 	b.wall = time.Now()
+	b.winWall = b.wall
 	b.cpu = processCPU()
 	return nil
 }
 
 // PostStep implements simulator.LoopFunctions.
-func (b *Bench) PostStep() { b.steps++ }
+func (b *Bench) PostStep() {
+	b.steps++
+	if b.window > 0 && b.steps%b.window == 0 {
+		now := time.Now()
+		b.perTick = append(b.perTick, float64(now.Sub(b.winWall).Nanoseconds())/1e6/float64(b.window))
+		b.winWall = now
+	}
+}
 
 // PostExperiment implements simulator.LoopFunctions.
 func (b *Bench) PostExperiment() {
 	wall := time.Since(b.wall).Seconds()
 	cpu := (processCPU() - b.cpu).Seconds()
+	b.stopProfiles()
 	disp := 0.0
 	for k, i := range b.robots {
 		disp += b.sim.Robot(i).B().Pos.Sub(b.start[k]).Length()
@@ -81,16 +130,48 @@ func (b *Bench) PostExperiment() {
 		w = b.Stderr
 	}
 	fmt.Fprintln(w, b.Line)
+	lines := b.Line + "\n"
+	b.Windows = ""
+	if b.window > 0 {
+		ms := make([]string, len(b.perTick))
+		for i, v := range b.perTick {
+			ms[i] = fmt.Sprintf("%.3f", v)
+		}
+		b.Windows = fmt.Sprintf("BENCH_WINDOWS window_s=%g ms_per_tick=%s", float64(b.window)*b.sim.TickLength(), strings.Join(ms, ","))
+		fmt.Fprintln(w, b.Windows)
+		lines += b.Windows + "\n"
+	}
 	if b.output == "" {
 		return
 	}
 	f, err := os.OpenFile(b.output, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err == nil {
-		_, err = fmt.Fprintln(f, b.Line)
+		_, err = f.WriteString(lines)
 		err = joinClose(err, f)
 	}
 	if err != nil {
 		b.sim.Logger().Errorf("bench_loop_functions: cannot append to output %q: %v", b.output, err)
+	}
+}
+
+// stopProfiles ends the CPU profile and writes the heap profile, if asked.
+func (b *Bench) stopProfiles() {
+	if b.cpuProf != nil {
+		pprof.StopCPUProfile()
+		if err := b.cpuProf.Close(); err != nil {
+			b.sim.Logger().Errorf("bench_loop_functions: cpuprofile: %v", err)
+		}
+		b.cpuProf = nil
+	}
+	if b.memProf != "" {
+		runtime.GC()
+		f, err := os.Create(b.memProf)
+		if err == nil {
+			err = joinClose(pprof.WriteHeapProfile(f), f)
+		}
+		if err != nil {
+			b.sim.Logger().Errorf("bench_loop_functions: cannot write memprofile %q: %v", b.memProf, err)
+		}
 	}
 }
 

@@ -127,3 +127,64 @@ func TestBenchLineFormat(t *testing.T) {
 		t.Fatal("bench.txt written without an output attribute")
 	}
 }
+
+// window adds a BENCH_WINDOWS line with one mean tick cost per window, and
+// cpuprofile and memprofile write their profiles.
+func TestBenchWindowsAndProfiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	exp, err := config.Load(repoFile("experiments", "scalability", "scalability_1000_e1.argos"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp.Framework.Length = 2 // 20 ticks: two windows of 1 s
+	n := exp.LoopFunctions.Node
+	n.Attrs = []config.Attr{{Name: "window", Value: "1"}, {Name: "cpuprofile", Value: "cpu.pprof"}, {Name: "memprofile", Value: "mem.pprof"}}
+	exp.LoopFunctions = nil // run by hand below, so that only one CPU profile starts
+	sim, err := simulator.New(exp, simulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	b := loop.NewBench()
+	var stderr bytes.Buffer
+	b.Stderr = &stderr
+	if err := b.Init(sim, n); err != nil {
+		t.Fatal(err)
+	}
+	for !sim.Finished() {
+		if err := sim.Step(); err != nil {
+			t.Fatal(err)
+		}
+		b.PostStep()
+	}
+	b.PostExperiment()
+	windows := regexp.MustCompile(`^BENCH_WINDOWS window_s=1 ms_per_tick=([\d.]+),([\d.]+)$`)
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 2 || !benchLine.MatchString(lines[0]) || !windows.MatchString(lines[1]) || lines[1] != b.Windows {
+		t.Fatalf("stderr %q is not a BENCH line and a BENCH_WINDOWS line of two windows", stderr.String())
+	}
+	for _, f := range []string{"cpu.pprof", "mem.pprof"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("profile %s not written: %v", f, err)
+		}
+	}
+}
+
+// A window shorter than a tick is refused with the file and line.
+func TestBenchWindowTooShort(t *testing.T) {
+	exp, err := config.Load(repoFile("experiments", "scalability", "scalability_1000_e1.argos"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := exp.LoopFunctions.Node
+	n.Attrs = append(n.Attrs, config.Attr{Name: "window", Value: "0.01"})
+	sim, err := simulator.New(exp, simulator.Options{})
+	if err == nil {
+		sim.Close()
+		t.Fatal("window=0.01 with 10 ticks per second accepted")
+	}
+	if !strings.Contains(err.Error(), "scalability_1000_e1.argos:") || !strings.Contains(err.Error(), "shorter than a tick") {
+		t.Fatalf("error %q does not say where and what", err)
+	}
+}
