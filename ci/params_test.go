@@ -420,14 +420,17 @@ func TestDidYouMean(t *testing.T) {
 		{"gain", []string{"alpha"}, ``},
 		{"rate", []string{"rates", "date"}, `rates`},
 		{strings.Repeat("a", 100), []string{strings.Repeat("a", 99)}, ``},
+		{"ticks_per_seconds", []string{"length", "ticks_per_second", "random_seed"}, `ticks_per_second`},
+		{"zzzzzz", []string{"length", "ticks_per_second", "random_seed"}, ``},
+		{"id", []string{"length", "ticks_per_second", "random_seed"}, ``},
 	} {
-		got := didYouMean(c.s, c.list, "%s")
+		got := DidYouMean(c.s, c.list, "%s")
 		want := ""
 		if c.want != "" {
 			want = " (did you mean " + c.want + "?)"
 		}
 		if got != want {
-			t.Errorf("didYouMean(%.20q, %.40q) = %q, want %q", c.s, c.list, got, want)
+			t.Errorf("DidYouMean(%.20q, %.40q) = %q, want %q", c.s, c.list, got, want)
 		}
 	}
 }

@@ -224,7 +224,7 @@ func ParseGenerator(n *Node) (Generator, error) {
 		return nil, n.AttrErrorf("method", "the method is empty; write %s", orList(generatorMethods(), "%q"))
 	}
 	return nil, n.AttrErrorf("method", "unknown distribution method%s; write %s",
-		didYouMean(method, generatorMethods(), "%q"), orList(generatorMethods(), "%q"))
+		ci.DidYouMean(method, generatorMethods(), "%q"), orList(generatorMethods(), "%q"))
 }
 
 // parseLayout reads layout="nx,ny,nz", each an integer >= 1.

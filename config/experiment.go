@@ -115,7 +115,7 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	for _, c := range root.Children {
 		if !contains(sectionNames(), c.Name) {
 			return nil, c.Errorf("unknown section%s; the sections of <argos-configuration> are %s",
-				didYouMean(c.Name, sectionNames(), "<%s>"), quoteList(sectionNames(), "<%s>"))
+				ci.DidYouMean(c.Name, sectionNames(), "<%s>"), quoteList(sectionNames(), "<%s>"))
 		}
 		if prev := sec[c.Name]; prev != nil {
 			return nil, c.Errorf("section <%s> appears twice (first at line %d); keep only one", c.Name, prev.Line)
@@ -231,7 +231,7 @@ func (x *Experiment) parseFramework(n *Node) (Framework, error) {
 		methods := []string{"balance_quantity", "balance_length"}
 		if s.Has("method") && !contains(methods, f.ThreadMethod) {
 			return f, s.AttrErrorf("method", "unknown threading method%s; write %s",
-				didYouMean(f.ThreadMethod, methods, "%q"), orList(methods, "%q"))
+				ci.DidYouMean(f.ThreadMethod, methods, "%q"), orList(methods, "%q"))
 		}
 	}
 

@@ -546,7 +546,7 @@ func (n *Node) CheckAttrs(allowed ...string) error {
 			return n.Errorf("unknown attribute %q: <%s> takes no attributes; remove it", a.Name, n.Name)
 		}
 		return n.Errorf("unknown attribute %q%s; <%s> accepts %s",
-			a.Name, didYouMean(a.Name, allowed, "%q"), n.Name, quoteList(allowed, "%s"))
+			a.Name, ci.DidYouMean(a.Name, allowed, "%q"), n.Name, quoteList(allowed, "%s"))
 	}
 	return nil
 }
@@ -565,7 +565,7 @@ func (n *Node) CheckChildren(allowed ...string) error {
 			return c.Errorf("unexpected element: <%s> holds no elements; remove it", n.Name)
 		}
 		return c.Errorf("unknown element inside <%s>%s; the elements allowed there are %s",
-			n.Name, didYouMean(c.Name, allowed, "<%s>"), quoteList(allowed, "<%s>"))
+			n.Name, ci.DidYouMean(c.Name, allowed, "<%s>"), quoteList(allowed, "<%s>"))
 	}
 	return nil
 }
@@ -598,54 +598,6 @@ func joinList(list []string, format, last string) string {
 		fmt.Fprintf(&b, format, s)
 	}
 	return b.String()
-}
-
-// didYouMean returns ` (did you mean "x"?)` (with format applied to x) when
-// one of the candidates is a close misspelling of s, else "".
-func didYouMean(s string, candidates []string, format string) string {
-	best, bestDist := "", 0
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(s), strings.ToLower(c))
-		limit := 2
-		if len(c) <= 4 {
-			limit = 1
-		}
-		if d <= limit && (best == "" || d < bestDist) {
-			best, bestDist = c, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return " (did you mean " + fmt.Sprintf(format, best) + "?)"
-}
-
-// editDistance is the Levenshtein distance between a and b, counted in
-// bytes (names in .argos files are ASCII).
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		if a == b {
-			return 0
-		}
-		return 64
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Error is every error this package returns about file content: it says

@@ -405,24 +405,3 @@ func TestParams(t *testing.T) {
 		t.Errorf("nil Params() = %#v", np)
 	}
 }
-
-func TestDidYouMean(t *testing.T) {
-	tests := []struct {
-		s    string
-		want string
-	}{
-		{"lenght", ` (did you mean "length"?)`},
-		{"ticks_per_seconds", ` (did you mean "ticks_per_second"?)`},
-		{"LENGTH", ` (did you mean "length"?)`},
-		{"zzzzzz", ""},
-		{"id", ""},
-	}
-	for _, tt := range tests {
-		if got := didYouMean(tt.s, []string{"length", "ticks_per_second", "random_seed"}, "%q"); got != tt.want {
-			t.Errorf("didYouMean(%q) = %q, want %q", tt.s, got, tt.want)
-		}
-	}
-	if d := editDistance(strings.Repeat("a", 100), strings.Repeat("a", 99)); d < 3 {
-		t.Errorf("long names must not be suggested, distance %d", d)
-	}
-}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
 	"go.yaml.in/yaml/v3"
 )
@@ -230,7 +231,7 @@ func (p *parser) mapping(n *yaml.Node, what string, allowed ...string) (map[stri
 			found = found || a == k.Value
 		}
 		if !found {
-			return nil, p.errf(k, "%s: unknown key %q%s; the keys are %s", what, k.Value, suggest(k.Value, allowed), strings.Join(allowed, ", "))
+			return nil, p.errf(k, "%s: unknown key %q%s; the keys are %s", what, k.Value, ci.DidYouMean(k.Value, allowed, "%q"), strings.Join(allowed, ", "))
 		}
 		if _, dup := out[k.Value]; dup {
 			return nil, p.errf(k, "%s: key %q appears twice; keep one", what, k.Value)
@@ -257,43 +258,6 @@ func clip(s string) string {
 		return s[:37] + "..."
 	}
 	return s
-}
-
-// suggest returns ` (did you mean "x"?)` for a close allowed word.
-func suggest(got string, allowed []string) string {
-	best, bestD := "", 3
-	for _, a := range allowed {
-		if d := editDistance(got, a); d < bestD {
-			best, bestD = a, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 64
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func (p *parser) scalar(n *yaml.Node, what string) (string, error) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/argosgo/argos/boards"
+	"github.com/argosgo/argos/ci"
 )
 
 // A node's description (Aseba's TargetDescription as the node sends it):
@@ -321,9 +322,7 @@ func (l *Link) Resolve(vars []boards.AsebaVar) ([]boards.AsebaVar, error) {
 			switch {
 			case !ok:
 				msg := fmt.Sprintf("node %d (%s) has no variable %q for %s", n, d.Name, v.Name, v.Role)
-				if near := closest(v.Name, d.Names()); near != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", near)
-				}
+				msg += ci.DidYouMean(v.Name, d.Names(), "%q")
 				re.Roles, re.Problems = append(re.Roles, v.Role), append(re.Problems, msg)
 			case int(size) < v.Size:
 				re.Roles = append(re.Roles, v.Role)
@@ -340,36 +339,4 @@ func (l *Link) Resolve(vars []boards.AsebaVar) ([]boards.AsebaVar, error) {
 		return out, &re
 	}
 	return out, nil
-}
-
-// closest returns the name of names nearest to s in edits, if it is
-// within a third of s's length.
-func closest(s string, names []string) string {
-	best, bestD := "", len(s)/3+1
-	for _, n := range names {
-		if d := editDistance(s, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
