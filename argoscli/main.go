@@ -56,6 +56,7 @@ import (
 
 	// The simulator's own plug-ins: every argos binary has them.
 	_ "github.com/argosgo/argos/simulator/loop"
+	_ "github.com/argosgo/argos/simulator/physics/custom"
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
 	_ "github.com/argosgo/argos/simulator/physics/kinematics2d"
 	_ "github.com/argosgo/argos/simulator/physics/pointmass3d"

@@ -12,6 +12,7 @@
 package examples
 
 import (
+	_ "github.com/argosgo/argos/controllers/ascari/traffic"
 	_ "github.com/argosgo/argos/controllers/diffusion"
 	_ "github.com/argosgo/argos/controllers/epuck_obstacleavoidance"
 	_ "github.com/argosgo/argos/controllers/eyebot_circle"

@@ -153,6 +153,11 @@ func (e *Engine) findAgents(n *config.Node) {
 			for k := 0; k < d.Quantity; k++ {
 				e.agents[d.ID(k)] = d.Template
 			}
+			// the simulator asks with the template's id while it draws
+			// the poses
+			if id, ok := d.Template.Attr("id"); ok && e.agents[id] == nil {
+				e.agents[id] = d.Template
+			}
 		}
 	}
 }

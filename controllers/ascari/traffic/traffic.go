@@ -1,0 +1,408 @@
+package traffic
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/controllers/ascari/unicycle"
+)
+
+// Label is the name under which .argos files use the controller.
+const Label = "ascari_traffic_controller"
+
+// Topic is the topic of the Status messages.
+const Topic = "traffic"
+
+func init() {
+	ci.Controllers.MustRegister(Label,
+		"ASCARI's traffic control: unicycle agents on a grid graph lock the next node through messages (topic \"traffic\") "+
+			"so that no two are ever on one node; params rows, cols, spacing, x0, y0, speed, turn, period, patience, forget, warmup, tick, locking; "+
+			"devices dynamics_state, dynamics_control, messaging (see the package documentation for the protocol)",
+		func() ci.Controller { return New() })
+}
+
+// MaxGrants is the number of grants a Status carries; further claims are
+// granted in later messages.
+const MaxGrants = 8
+
+// Grant is the permission an agent gives to a claim.
+type Grant struct {
+	Agent uint16
+	Node  int16
+	Since uint32
+}
+
+// Status is what an agent broadcasts.
+type Status struct {
+	Agent  uint16
+	Node   int16 // the node it holds, where it stands or which it leaves
+	Next   int16 // the node it drives to and holds, or -1
+	Claim  int16 // the node it claims, or -1
+	Since  uint32
+	Plan   [2]int16 // the nodes it plans to cross after the claim, -1 for none
+	Tick   uint32   // its tick when it sent this
+	X, Y   float32
+	N      uint8 // grants in Grants
+	_      [3]uint8
+	Grants [MaxGrants]Grant
+}
+
+// peer is what an agent knows of another.
+type peer struct {
+	heard   bool
+	st      Status
+	granted bool // st grants this agent's current claim
+}
+
+// Controller is ascari_traffic_controller. Make one with New.
+type Controller struct {
+	body   *unicycle.Body
+	topic  *ci.Topic[Status]
+	rand   interface{ IntN(int) int }
+	me     uint16
+	params params
+
+	tick     uint32
+	node     int16
+	next     int16
+	claim    int16
+	since    uint32
+	plan     [3]int16 // plan[0] is the node claimed next
+	waitTill uint32   // give up the claim at this tick
+	avoid    int16    // the node of the claim given up last
+	peers    []peer
+	out      Status
+	moved    int // arcs driven since Init
+}
+
+type params struct {
+	rows, cols                      int
+	spacing, x0, y0, speed, turn, h float64
+	period, patience, forget, warm  int
+	locking                         bool
+}
+
+// New returns a controller that Init has still to set up.
+func New() *Controller { return &Controller{} }
+
+func (c *Controller) Init(r ci.Robot, p ci.Params) error {
+	var err error
+	get := func(attr string, def float64) float64 {
+		if err != nil {
+			return 0
+		}
+		var v float64
+		v, err = p.FloatOr(attr, def)
+		if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			err = fmt.Errorf("traffic: %s: %s must be a finite number", p.Location(), attr)
+		}
+		return v
+	}
+	q := params{rows: int(get("rows", 5)), cols: int(get("cols", 5)), spacing: get("spacing", 1), x0: get("x0", 0), y0: get("y0", 0),
+		speed: get("speed", 0.5), turn: get("turn", 6), period: int(get("period", 20)), patience: int(get("patience", 400)),
+		forget: int(get("forget", 1000)), warm: int(get("warmup", 300)), h: get("tick", 0.001)}
+	if err == nil {
+		q.locking, err = p.BoolOr("locking", true)
+	}
+	if err != nil {
+		return fmt.Errorf("traffic: %w", err)
+	}
+	if q.rows < 1 || q.cols < 1 || q.rows*q.cols < 2 || q.rows*q.cols > math.MaxInt16 || !(q.spacing > 0) || !(q.h > 0) ||
+		q.period < 1 || q.patience < 1 || q.forget < 1 || q.warm < 0 {
+		return fmt.Errorf("traffic: %s: rows and cols must give 2 to 32767 nodes, spacing and tick must be positive and period, patience and forget at least 1", p.Location())
+	}
+	c.params = q
+	id := r.ID()
+	k := len(id)
+	for k > 0 && id[k-1] >= '0' && id[k-1] <= '9' {
+		k--
+	}
+	n, err := strconv.ParseUint(id[k:], 10, 16)
+	if err != nil {
+		return fmt.Errorf("traffic: robot %q: agents are told apart by the number that ends their ids (t0, t1, ...); give this one such an id", id)
+	}
+	c.me = uint16(n)
+	if c.body, err = unicycle.New(r, q.speed, q.turn); err != nil {
+		return fmt.Errorf("traffic: %w", err)
+	}
+	if c.topic, err = ci.NewTopic[Status](r, Topic); err != nil {
+		return fmt.Errorf("traffic: %w", err)
+	}
+	c.rand = r.Rand()
+	c.Reset()
+	return nil
+}
+
+// Reset forgets every other agent and starts again from the node the
+// agent stands on.
+func (c *Controller) Reset() {
+	c.tick, c.next, c.claim, c.avoid, c.moved = 0, -1, -1, -1, 0
+	c.plan = [3]int16{-1, -1, -1}
+	clear(c.peers)
+	c.node = -1
+}
+
+func (c *Controller) Destroy() error { return nil }
+
+// nodeXY returns the position of node n.
+func (c *Controller) nodeXY(n int16) (float64, float64) {
+	q := &c.params
+	return q.x0 + float64(int(n)%q.cols)*q.spacing, q.y0 + float64(int(n)/q.cols)*q.spacing
+}
+
+// nearest returns the node closest to (x, y).
+func (c *Controller) nearest(x, y float64) int16 {
+	q := &c.params
+	col := min(q.cols-1, max(0, int(math.Round((x-q.x0)/q.spacing))))
+	row := min(q.rows-1, max(0, int(math.Round((y-q.y0)/q.spacing))))
+	return int16(row*q.cols + col)
+}
+
+// Held returns the nodes the agent holds: where it stands or which it
+// leaves, and the one it drives to (-1 when it drives nowhere).
+func (c *Controller) Held() (node, next int16) { return c.node, c.next }
+
+// Claim returns the node the agent claims, or -1.
+func (c *Controller) Claim() int16 { return c.claim }
+
+// Arcs returns the number of arcs the agent has driven along.
+func (c *Controller) Arcs() int { return c.moved }
+
+// Number returns the agent's number (the digits that end its id).
+func (c *Controller) Number() uint16 { return c.me }
+
+func (c *Controller) ControlStep() {
+	c.tick++
+	x, y, _ := c.body.Pose()
+	if c.node < 0 {
+		c.node = c.nearest(x, y)
+	}
+	newClaim := c.hear()
+	switch {
+	case c.next >= 0:
+		gx, gy := c.nodeXY(c.next)
+		if c.body.DriveTo(gx, gy) < 0.01 {
+			c.body.Stop()
+			c.node, c.next = c.next, -1
+			c.moved++
+		}
+	case c.claim >= 0:
+		c.body.Stop()
+		if !c.params.locking || c.mayEnter() {
+			c.next, c.claim = c.claim, -1
+			copy(c.plan[:], c.plan[1:])
+			c.plan[2] = -1
+			newClaim = true // say at once that it holds the node
+		} else if c.tick >= c.waitTill {
+			c.avoid, c.claim = c.claim, -1
+			c.plan = [3]int16{-1, -1, -1}
+		}
+	default:
+		c.body.Stop()
+		if int(c.tick) > c.params.warm {
+			c.makePlan()
+			c.claim, c.since = c.plan[0], c.tick
+			c.waitTill = c.tick + uint32(c.params.patience+c.rand.IntN(c.params.patience))
+			for i := range c.peers {
+				c.peers[i].granted = false
+			}
+			newClaim = true
+		}
+	}
+	if newClaim || (int(c.tick)+int(c.me))%c.params.period == 0 {
+		c.send(x, y)
+	}
+}
+
+// hear reads the Status messages of this tick; it returns whether a
+// message asked for something this agent should answer at once (never:
+// grants wait for the periodic Status, which keeps the traffic bounded).
+func (c *Controller) hear() bool {
+	for _, m := range c.topic.Received() {
+		s := &m.Value
+		if s.Agent == c.me {
+			continue
+		}
+		for int(s.Agent) >= len(c.peers) {
+			c.peers = append(c.peers, peer{})
+		}
+		p := &c.peers[s.Agent]
+		if p.heard && s.Tick < p.st.Tick {
+			continue // older than what it knows (a delayed message)
+		}
+		p.heard, p.st = true, *s
+		p.granted = false
+		for _, g := range s.Grants[:min(int(s.N), MaxGrants)] {
+			if g.Agent == c.me && g.Node == c.claim && g.Since == c.since {
+				p.granted = true
+			}
+		}
+	}
+	return false
+}
+
+// near reports whether agent p might be within 1.5 spacings of node n by
+// now, judging from its last Status.
+func (c *Controller) near(p *peer, n int16) bool {
+	if !p.heard {
+		return false
+	}
+	age := int64(c.tick) - int64(p.st.Tick)
+	if age > int64(c.params.forget) {
+		return false
+	}
+	nx, ny := c.nodeXY(n)
+	reach := 1.5*c.params.spacing + c.params.speed*float64(max(age, 0)+1)*c.params.h
+	return math.Hypot(float64(p.st.X)-nx, float64(p.st.Y)-ny) <= reach
+}
+
+// mayEnter reports whether every agent that might be near the claimed
+// node has granted the claim and none holds the node.
+func (c *Controller) mayEnter() bool {
+	for i := range c.peers {
+		p := &c.peers[i]
+		if !c.near(p, c.claim) {
+			continue
+		}
+		if !p.granted || p.st.Node == c.claim || p.st.Next == c.claim {
+			return false
+		}
+	}
+	return true
+}
+
+// before reports whether a claim made at tick s by agent a has priority
+// over one made at tick s2 by agent b.
+func before(s uint32, a uint16, s2 uint32, b uint16) bool {
+	return s < s2 || s == s2 && a < b
+}
+
+// grants reports whether the agent grants p's claim.
+func (c *Controller) grants(p *peer) bool {
+	n := p.st.Claim
+	if n < 0 || n == c.node || n == c.next {
+		return false
+	}
+	return !(c.claim == n && before(c.since, c.me, p.st.Since, p.st.Agent))
+}
+
+// neighbours appends the nodes next to n on the grid.
+func (c *Controller) neighbours(dst []int16, n int16) []int16 {
+	q := &c.params
+	r, col := int(n)/q.cols, int(n)%q.cols
+	if col > 0 {
+		dst = append(dst, n-1)
+	}
+	if col < q.cols-1 {
+		dst = append(dst, n+1)
+	}
+	if r > 0 {
+		dst = append(dst, n-int16(q.cols))
+	}
+	if r < q.rows-1 {
+		dst = append(dst, n+int16(q.cols))
+	}
+	return dst
+}
+
+// busy reports whether another agent says it holds, claims or plans to
+// cross node n.
+func (c *Controller) busy(n int16) bool {
+	for i := range c.peers {
+		p := &c.peers[i]
+		if !p.heard {
+			continue
+		}
+		s := &p.st
+		if s.Node == n || s.Next == n || s.Claim == n || s.Plan[0] == n {
+			return true
+		}
+	}
+	return false
+}
+
+// makePlan extends the plan to three nodes: random steps that do not
+// turn back, preferring nodes no one else says it uses, and avoiding the
+// node of the claim given up last.
+func (c *Controller) makePlan() {
+	prev, at := int16(-1), c.node
+	for k := 0; k < len(c.plan); k++ {
+		if c.plan[k] >= 0 {
+			prev, at = at, c.plan[k]
+			continue
+		}
+		var buf [4]int16
+		all := c.neighbours(buf[:0], at)
+		var pick [4]int16
+		free := pick[:0]
+		for _, n := range all {
+			if n != prev && !(k == 0 && n == c.avoid) && !c.busy(n) {
+				free = append(free, n)
+			}
+		}
+		if len(free) == 0 {
+			for _, n := range all {
+				if n != prev && !(k == 0 && n == c.avoid) {
+					free = append(free, n)
+				}
+			}
+		}
+		if len(free) == 0 {
+			free = all
+		}
+		c.plan[k] = free[c.rand.IntN(len(free))]
+		prev, at = at, c.plan[k]
+	}
+	c.avoid = -1
+}
+
+// send broadcasts the agent's Status.
+func (c *Controller) send(x, y float64) {
+	s := &c.out
+	*s = Status{Agent: c.me, Node: c.node, Next: c.next, Claim: c.claim, Since: c.since, Tick: c.tick,
+		X: float32(x), Y: float32(y), Plan: [2]int16{c.plan[1], c.plan[2]}}
+	if c.claim < 0 {
+		s.Plan = [2]int16{-1, -1}
+	}
+	// grant the claims on the nodes closest to this agent first: those
+	// are the claims that need its grant
+	for s.N < MaxGrants {
+		best, bd := -1, math.Inf(1)
+		for i := range c.peers {
+			p := &c.peers[i]
+			if !p.heard || p.st.Claim < 0 || int64(c.tick)-int64(p.st.Tick) > int64(c.params.forget) || !c.grants(p) || granted(s, p) {
+				continue
+			}
+			nx, ny := c.nodeXY(p.st.Claim)
+			if d := math.Hypot(nx-x, ny-y); d < bd {
+				best, bd = i, d
+			}
+		}
+		if best < 0 {
+			break
+		}
+		p := &c.peers[best]
+		s.Grants[s.N] = Grant{Agent: p.st.Agent, Node: p.st.Claim, Since: p.st.Since}
+		s.N++
+	}
+	c.topic.Broadcast(*s)
+}
+
+func granted(s *Status, p *peer) bool {
+	for _, g := range s.Grants[:s.N] {
+		if g.Agent == p.st.Agent {
+			return true
+		}
+	}
+	return false
+}
+
+// String describes the agent's state, for logs.
+func (c *Controller) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "agent %d: node %d next %d claim %d since %d", c.me, c.node, c.next, c.claim, c.since)
+	return b.String()
+}
