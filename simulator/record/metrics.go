@@ -1,15 +1,9 @@
 package record
 
 import (
-	"bufio"
-	"errors"
-	"fmt"
-	"os"
-	"strconv"
 	"time"
 
 	"github.com/argosgo/argos/simulator"
-	"github.com/parquet-go/parquet-go"
 )
 
 // Row is one recorded value, as the Parquet file stores it. Robot is nil
@@ -32,16 +26,9 @@ const CSVHeader = "tick,time,robot,metric,value"
 type Metrics struct {
 	sim       *simulator.Simulator
 	tps       float64
-	csvFile   *os.File
-	csv       *bufio.Writer
-	pqFile    *os.File
-	pq        *parquet.GenericWriter[Row]
-	rows      []Row
-	robots    map[string]*string
+	rows      *Rows
 	samples   []simulator.Sample
-	line      []byte
 	lastFlush time.Time
-	err       error
 }
 
 // rowGroup is how many rows a Parquet row group holds at most.
@@ -50,115 +37,44 @@ const rowGroup = 1 << 17
 // NewMetrics creates metrics.csv, and metrics.parquet when parquetToo, in
 // the folder.
 func (f *Folder) NewMetrics(sim *simulator.Simulator, parquetToo bool) (*Metrics, error) {
-	m := &Metrics{sim: sim, tps: 1 / sim.TickLength(), robots: map[string]*string{}, lastFlush: time.Now()}
+	m := &Metrics{sim: sim, tps: 1 / sim.TickLength(), lastFlush: time.Now()}
 	if tps := sim.Experiment().Framework.TicksPerSecond; tps > 0 {
 		m.tps = float64(tps)
 	}
 	var err error
-	if m.csvFile, err = os.Create(f.Path(CSVFile)); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
-	m.csv = bufio.NewWriterSize(m.csvFile, 1<<16)
-	m.csv.WriteString(CSVHeader + "\n")
-	if parquetToo {
-		if m.pqFile, err = os.Create(f.Path(ParquetFile)); err != nil {
-			m.csvFile.Close()
-			return nil, fmt.Errorf("record: %w", err)
-		}
-		m.pq = parquet.NewGenericWriter[Row](m.pqFile, parquet.CreatedBy("argos", Version(), ""))
+	if m.rows, err = f.NewRows(parquetToo); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
 
 // Draw implements simulator.Visualization: it writes the samples of the
-// tick that just ran.
+// tick that just ran, and flushes the files every second or so.
 func (m *Metrics) Draw(sim *simulator.Simulator) error {
-	if m.err != nil {
-		return m.err
+	if m.rows.err != nil {
+		return m.rows.err
 	}
 	m.take(sim.Tick())
 	if time.Since(m.lastFlush) >= time.Second {
-		m.flush()
+		m.lastFlush = time.Now()
+		return m.rows.Flush()
 	}
-	return m.err
+	return m.rows.err
 }
 
 func (m *Metrics) take(tick int) {
 	m.samples = m.sim.TakeSamples(m.samples[:0])
-	if len(m.samples) == 0 {
-		return
-	}
 	t := float64(tick) / m.tps
 	for _, s := range m.samples {
-		b := strconv.AppendInt(m.line[:0], int64(tick), 10)
-		b = append(b, ',')
-		b = strconv.AppendFloat(b, t, 'g', -1, 64)
-		b = append(b, ',')
-		b = appendCSV(b, s.Robot)
-		b = append(b, ',')
-		b = appendCSV(b, s.Name)
-		b = append(b, ',')
-		b = strconv.AppendFloat(b, s.Value, 'g', -1, 64)
-		b = append(b, '\n')
-		m.line = b
-		if _, err := m.csv.Write(b); err != nil && m.err == nil {
-			m.err = fmt.Errorf("record: writing %s: %w", m.csvFile.Name(), err)
-		}
-		if m.pq != nil {
-			m.rows = append(m.rows, Row{Tick: int64(tick), Time: t, Robot: m.robot(s.Robot), Metric: s.Name, Value: s.Value})
-		}
+		m.rows.Write(int64(tick), t, s.Robot, s.Name, s.Value)
 	}
-	if len(m.rows) >= rowGroup {
-		m.flushParquet(true)
-	}
-}
-
-func (m *Metrics) robot(id string) *string {
-	if id == "" {
-		return nil
-	}
-	p, ok := m.robots[id]
-	if !ok {
-		p = &id
-		m.robots[id] = p
-	}
-	return p
-}
-
-func (m *Metrics) flushParquet(rowGroupDone bool) {
-	if m.pq == nil || len(m.rows) == 0 {
-		return
-	}
-	if _, err := m.pq.Write(m.rows); err != nil && m.err == nil {
-		m.err = fmt.Errorf("record: writing %s: %w", m.pqFile.Name(), err)
-	}
-	m.rows = m.rows[:0]
-	if rowGroupDone {
-		if err := m.pq.Flush(); err != nil && m.err == nil {
-			m.err = fmt.Errorf("record: writing %s: %w", m.pqFile.Name(), err)
-		}
-	}
-}
-
-func (m *Metrics) flush() {
-	m.lastFlush = time.Now()
-	if err := m.csv.Flush(); err != nil && m.err == nil {
-		m.err = fmt.Errorf("record: writing %s: %w", m.csvFile.Name(), err)
-	}
-	m.flushParquet(false)
 }
 
 // Close writes what was recorded since the last tick (by PostExperiment,
 // say) and completes both files.
 func (m *Metrics) Close() error {
-	tick := m.sim.Tick()
-	m.take(tick)
-	m.flush()
-	errs := []error{m.err, m.csvFile.Close()}
-	if m.pq != nil {
-		errs = append(errs, m.pq.Close(), m.pqFile.Close())
-	}
-	return errors.Join(errs...)
+	m.take(m.sim.Tick())
+	return m.rows.Close()
 }
 
 // appendCSV appends s as a CSV field (RFC 4180), quoted when it must be.

@@ -10,11 +10,12 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// Rows writes metrics rows that do not come from a Simulator (a grid
-// world's, say) into metrics.csv (and metrics.parquet), in the format
-// Metrics writes, so that argos plot and the readers of run folders take
-// them alike. Write what a tick recorded, then Flush at least now and
-// then; Close completes the files.
+// Rows writes metrics rows into metrics.csv (and metrics.parquet), the
+// files argos plot and the readers of run folders take: Metrics writes a
+// simulator's samples through it, and programs whose rows do not come
+// from a Simulator (a grid world's, say) use it directly. Write what a
+// tick recorded, then Flush at least now and then; Close completes the
+// files.
 type Rows struct {
 	csvFile *os.File
 	csv     *bufio.Writer
