@@ -3,6 +3,8 @@ package custom
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
@@ -39,7 +41,11 @@ func parseAgent(n *config.Node) (*entity.Spec, error) {
 	if id == "" {
 		return nil, n.Errorf("custom: <agent> has an empty id; give it a unique id")
 	}
-	if _, err := n.String("dynamics"); err != nil {
+	dyn, err := n.String("dynamics")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDynamics(n, id, dyn); err != nil {
 		return nil, err
 	}
 	r, err := n.FloatOr("radius", 0.05)
@@ -90,6 +96,40 @@ func parseAgent(n *config.Node) (*entity.Spec, error) {
 		return nil, n.Errorf("custom: agent %q has no controller; add <controller config=\"ID\"/> naming a controller of <controllers>", id)
 	}
 	return s, nil
+}
+
+// checkDynamics reports an agent whose dynamics no <custom> engine of
+// its file defines.
+func checkDynamics(n *config.Node, id, name string) error {
+	root := n
+	for root.Parent() != nil {
+		root = root.Parent()
+	}
+	pe := root.FirstChild("physics_engines")
+	if pe == nil {
+		return nil // the simulator says that the agent lies in no engine
+	}
+	var defined []string
+	for _, e := range pe.Children {
+		if e.Name != "custom" {
+			continue
+		}
+		for _, d := range e.Children {
+			if d.Name != "dynamics" {
+				continue
+			}
+			dn, _ := d.Attr("name")
+			if dn == name {
+				return nil
+			}
+			defined = append(defined, strconv.Quote(dn))
+		}
+	}
+	if len(defined) == 0 {
+		return n.Errorf("custom: agent %q names dynamics %q, but no <custom> engine under <physics_engines> defines any; add one with <dynamics name=%q ...>", id, name, name)
+	}
+	return n.Errorf("custom: agent %q names dynamics %q, which no <custom> engine defines (they define %s); name one of them, or define it",
+		id, name, strings.Join(defined, ", "))
 }
 
 // engineOf returns the custom engine that moves robot r's agent.
