@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/internal/progress"
 	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/simulator/record"
 	"github.com/argosgo/argos/simulator/render/frames"
@@ -134,7 +135,7 @@ type runOutputs struct {
 	logF    *os.File
 	frames  *frames.Writer
 	tmpDir  string
-	prog    *progress
+	prog    *runProgress
 	started time.Time
 }
 
@@ -182,10 +183,7 @@ func (o *outputs) prepare(exp *config.Experiment, opt *simulator.Options, log *l
 	}
 	// progress bars share stderr with the log
 	if o.progress != "off" {
-		tty := o.progress == "bar" || o.progress == "auto" && isTerminal(o.stderr)
-		if o.progress == "log" {
-			tty = false
-		}
+		tty := progress.Terminal(o.progress, o.stderr)
 		ro.prog = newProgress(o.stderr, tty, o.progressEvery, log)
 		if o.logFile == nil && tty {
 			logOut = ro.prog.Writer(logOut)

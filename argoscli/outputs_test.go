@@ -21,6 +21,7 @@ import (
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/internal/progress"
 	"github.com/argosgo/argos/simulator"
 	"github.com/argosgo/argos/simulator/record"
 	"github.com/argosgo/argos/simulator/render/frames"
@@ -347,7 +348,7 @@ func TestProgress(t *testing.T) {
 		t.Errorf("no progress lines: %q", stderr)
 	}
 	// a file is not a terminal: auto writes lines
-	if isTerminal(&bytes.Buffer{}) {
+	if progress.IsTerminal(&bytes.Buffer{}) {
 		t.Error("a buffer is a terminal")
 	}
 }

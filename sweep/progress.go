@@ -2,19 +2,17 @@ package sweep
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/argosgo/argos/internal/progress"
 )
 
-// progress is the sweep's one progress bar: on a terminal a line redrawn
-// in place, elsewhere a line every interval.
-type progress struct {
+// runsProgress is the sweep's one progress bar: on a terminal a line
+// redrawn in place, elsewhere a line every interval.
+type runsProgress struct {
 	mu                  sync.Mutex
-	w                   io.Writer
-	tty                 bool
+	line                *progress.Line
 	every               time.Duration
 	total, done, failed int
 	skipped             int
@@ -23,35 +21,22 @@ type progress struct {
 	stopped             chan struct{}
 }
 
-func newProgress(opt Options, total, skipped int) *progress {
+func newProgress(opt Options, total, skipped int) *runsProgress {
 	if opt.Progress == nil || opt.ProgressMode == "off" {
 		return nil
 	}
-	p := &progress{w: opt.Progress, every: opt.ProgressEvery, total: total, done: skipped, skipped: skipped,
+	w := opt.Progress
+	p := &runsProgress{every: opt.ProgressEvery, total: total, done: skipped, skipped: skipped,
 		start: time.Now(), stop: make(chan struct{}), stopped: make(chan struct{})}
-	switch opt.ProgressMode {
-	case "bar":
-		p.tty = true
-	case "auto":
-		p.tty = isTerminal(opt.Progress)
-	}
+	p.line = progress.NewLine(w, progress.Terminal(opt.ProgressMode, w), func(s string) { fmt.Fprintf(w, "sweep: %s\n", s) })
 	go p.loop()
 	return p
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-func (p *progress) loop() {
+func (p *runsProgress) loop() {
 	defer close(p.stopped)
 	tick := 200 * time.Millisecond
-	if !p.tty {
+	if !p.line.Terminal() {
 		tick = p.every
 	}
 	t := time.NewTicker(tick)
@@ -69,7 +54,7 @@ func (p *progress) loop() {
 }
 
 // add counts one more cell; ran is false for a cell left unfinished.
-func (p *progress) add(ran, failed bool) {
+func (p *runsProgress) add(ran, failed bool) {
 	if p == nil || !ran {
 		return
 	}
@@ -81,14 +66,10 @@ func (p *progress) add(ran, failed bool) {
 	}
 }
 
-func (p *progress) draw(final bool) {
+func (p *runsProgress) draw(final bool) {
 	el := time.Since(p.start)
 	ran := p.done - p.skipped
 	rate := float64(ran) / max(el.Seconds(), 1e-9)
-	eta := "?"
-	if ran > 0 {
-		eta = time.Duration(float64(p.total-p.done) / rate * float64(time.Second)).Round(time.Second).String()
-	}
 	text := fmt.Sprintf("%d/%d runs", p.done, p.total)
 	if p.failed > 0 {
 		text += fmt.Sprintf(", %d failed", p.failed)
@@ -96,26 +77,25 @@ func (p *progress) draw(final bool) {
 	if p.skipped > 0 {
 		text += fmt.Sprintf(", %d done before", p.skipped)
 	}
-	text += fmt.Sprintf(", %.1f runs/s, %s elapsed", rate, el.Round(time.Second))
+	text += fmt.Sprintf(", %.1f runs/s, %s elapsed", rate, progress.Clock(el))
 	if !final {
-		text += ", ETA " + eta
+		if eta := progress.ETA(float64(ran), float64(p.total-p.skipped), el); eta != "" {
+			text += ", " + eta
+		} else if ran == 0 {
+			text += ", ETA ?"
+		}
 	}
-	if p.tty {
-		const width = 30
-		fill := 0
+	if p.line.Terminal() {
+		frac := 0.0
 		if p.total > 0 {
-			fill = width * p.done / p.total
+			frac = float64(p.done) / float64(p.total)
 		}
-		fmt.Fprintf(p.w, "\r\x1b[2Ksweep [%s%s] %s", strings.Repeat("#", fill), strings.Repeat(".", width-fill), text)
-		if final {
-			fmt.Fprintln(p.w)
-		}
-		return
+		text = "sweep " + progress.Gauge(frac, 30) + text
 	}
-	fmt.Fprintf(p.w, "sweep: %s\n", text)
+	p.line.Show(text)
 }
 
-func (p *progress) finish() {
+func (p *runsProgress) finish() {
 	if p == nil {
 		return
 	}
@@ -124,4 +104,5 @@ func (p *progress) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.draw(true)
+	p.line.End()
 }

@@ -3,70 +3,51 @@ package gridrun
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/argosgo/argos/internal/progress"
 	"github.com/sirupsen/logrus"
 )
 
-// progress reports a long run: a bar with the rounds done, the rounds per
-// second and the time left on a terminal, a log line every interval
-// otherwise.
-type progress struct {
-	out      io.Writer
-	tty      bool
-	every    time.Duration
-	log      logrus.FieldLogger
+// roundProgress reports a long run: a bar with the rounds done, the
+// rounds per second and the time left on a terminal, a log line every
+// interval otherwise.
+type roundProgress struct {
+	line     *progress.Line
 	start    time.Time
 	last     time.Time
-	drawn    bool
 	interval time.Duration
 }
 
-func newProgress(out io.Writer, mode string, every time.Duration, log logrus.FieldLogger) *progress {
+func newProgress(out io.Writer, mode string, every time.Duration, log logrus.FieldLogger) *roundProgress {
 	if mode == "off" {
 		return nil
 	}
 	if every <= 0 {
 		every = 10 * time.Second
 	}
-	tty := mode == "bar" || mode == "auto" && isTerminal(out)
-	p := &progress{out: out, tty: tty, every: every, log: log, start: time.Now()}
+	tty := progress.Terminal(mode, out)
+	p := &roundProgress{line: progress.NewLine(out, tty, func(s string) { log.Info("progress: " + s) }), start: time.Now(), interval: every}
 	p.last = p.start
-	p.interval = every
 	if tty {
 		p.interval = 150 * time.Millisecond
 	}
 	return p
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok || os.Getenv("TERM") == "dumb" {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
 // update reports round of limit (0: no limit); done ends the bar.
-func (p *progress) update(round, limit int, done bool) {
+func (p *roundProgress) update(round, limit int, done bool) {
 	now := time.Now()
 	if !done && now.Sub(p.last) < p.interval {
 		return
 	}
 	p.last = now
-	s := status(round, limit, now.Sub(p.start), p.tty)
-	switch {
-	case p.tty:
-		fmt.Fprint(p.out, "\r\033[K"+s)
-		p.drawn = true
-		if done {
-			fmt.Fprintln(p.out)
-		}
-	case !done:
-		p.log.Info("progress: " + s)
+	if p.line.Terminal() || !done {
+		p.line.Show(status(round, limit, now.Sub(p.start), p.line.Terminal()))
+	}
+	if done {
+		p.line.End()
 	}
 }
 
@@ -77,18 +58,11 @@ func status(round, limit int, elapsed time.Duration, bar bool) string {
 	if limit > 0 {
 		frac := min(1, float64(round)/float64(limit))
 		if bar {
-			const width = 24
-			n := int(frac * width)
-			b.WriteString("[" + strings.Repeat("=", n))
-			if n < width {
-				b.WriteString(">" + strings.Repeat(" ", width-n-1))
-			}
-			b.WriteString("] ")
+			b.WriteString(progress.Gauge(frac, 24))
 		}
 		fmt.Fprintf(&b, "%3.0f%%  round %d/%d  %.3g rounds/s", 100*frac, round, limit, rate)
-		if round < limit && rate > 0 {
-			s := int(float64(limit-round) / rate)
-			fmt.Fprintf(&b, "  ETA %d:%02d", s/60, s%60)
+		if eta := progress.ETA(float64(round), float64(limit), elapsed); eta != "" {
+			b.WriteString("  " + eta)
 		}
 	} else {
 		fmt.Fprintf(&b, "round %d  %.3g rounds/s", round, rate)
