@@ -29,6 +29,9 @@
 //	-baud N          baud rate, replacing the board's
 //	-bus NAME        I²C bus (periph name), replacing the board's (Pi-puck)
 //	-aseba ADDR      Aseba switch host:port or serial port, replacing the board's
+//	-sim-addr ADDR   attach to a simulation's <remote> at host:port: with -b sim the
+//	                 controller drives the simulated robot -robot-id (docs/remote.md)
+//	-sim-token T     the experiment's token (default: $ARGOS_REMOTE_TOKEN)
 //	-ticks N         stop after N ticks (default: the experiment's length; 0 runs until stopped)
 //	-stats           print a ROBOT-STATS line with the tick timings at the end
 //	-q WHAT          list "boards", "controllers" or "protocols" and exit
@@ -71,6 +74,7 @@ import (
 	"github.com/argosgo/argos/realrobot"
 	"github.com/sirupsen/logrus"
 
+	"github.com/argosgo/argos/realrobot/attach"
 	_ "github.com/argosgo/argos/realrobot/epuck"
 	_ "github.com/argosgo/argos/realrobot/eyebot"
 	_ "github.com/argosgo/argos/realrobot/footbot"
@@ -103,6 +107,7 @@ func Main() {
 
 type flags struct {
 	file, id, board, robotID, port, bus, aseba, query, logFile, logLevel string
+	simAddr, simToken                                                    string
 	baud, ticks                                                          int
 	stats                                                                bool
 	ticksSet                                                             bool
@@ -114,12 +119,14 @@ func parse(args []string, stderr io.Writer) (*flags, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.file, "c", "", "experiment `file` (.argos)")
 	fs.StringVar(&f.id, "i", "", "`id` of the controller entry to run")
-	fs.StringVar(&f.board, "b", defaultBoard, "`board`: "+strings.Join(boards.Names(), ", "))
+	fs.StringVar(&f.board, "b", defaultBoard, "`board`: "+strings.Join(boards.Names(), ", ")+", or "+SimBoard+" (attach to a simulation)")
 	fs.StringVar(&f.robotID, "robot-id", "", "robot id the controller sees (default: the host name)")
 	fs.StringVar(&f.port, "port", "", "serial `port`, replacing the board's")
 	fs.IntVar(&f.baud, "baud", 0, "baud rate, replacing the board's")
 	fs.StringVar(&f.bus, "bus", "", "I²C bus `name`, replacing the board's")
 	fs.StringVar(&f.aseba, "aseba", "", "Aseba switch host:port (or serial port), replacing the board's")
+	fs.StringVar(&f.simAddr, "sim-addr", "", "attach to the simulation's <remote> at `host:port` (with -b sim)")
+	fs.StringVar(&f.simToken, "sim-token", "", "the simulation's `token` (default: $ARGOS_REMOTE_TOKEN)")
 	fs.IntVar(&f.ticks, "ticks", 0, "stop after `N` ticks (default: the experiment's length)")
 	fs.BoolVar(&f.stats, "stats", false, "print a ROBOT-STATS line with tick timings at the end")
 	fs.StringVar(&f.query, "q", "", "list boards, controllers or protocols, and exit")
@@ -225,6 +232,19 @@ func Run(args []string, stdout, stderr io.Writer, start time.Time) (code int) {
 		fmt.Fprintf(stderr, "robot: %v\n", err)
 		return exitSetup
 	}
+	if l, ok := rt.Driver().(interface {
+		Done() <-chan struct{}
+		Err() error
+	}); ok {
+		// A simulation that ends ends the run, without an error.
+		go func() {
+			select {
+			case <-l.Done():
+				cancel(l.Err())
+			case <-ctx.Done():
+			}
+		}()
+	}
 
 	log.Infof("running controller %q at %d ticks/s on board %q (set-up took %v)", f.id, opt.TicksPerSecond, f.board, time.Since(start).Round(time.Millisecond))
 	runErr := rt.Run(ctx)
@@ -292,6 +312,12 @@ func setup(f *flags, log *logrus.Logger, onTick func(realrobot.TickStats)) (*rea
 			ids = append(ids, c.ID)
 		}
 		return nil, opt, fmt.Errorf("%s has no controller with id %q; its ids are: %s", f.file, f.id, strings.Join(ids, ", "))
+	}
+	if f.board == SimBoard {
+		return setupSim(f, exp, c, log, onTick)
+	}
+	if f.simAddr != "" {
+		return nil, opt, fmt.Errorf("-sim-addr attaches to a simulation with -b %s", SimBoard)
 	}
 	b, err := boards.Lookup(f.board)
 	if err != nil {
@@ -450,4 +476,52 @@ func (s *stats) line() string {
 		us(pct(s.control, .5)), us(pct(s.control, .99)), us(pct(s.control, 1)),
 		us(pct(late, .5)), us(pct(late, .99)), us(pct(late, 1)),
 		us(pct(s.sense, .5)), us(pct(s.ac, .5)), float64(s.first)/float64(time.Millisecond))
+}
+
+// SimBoard is the -b value that attaches the controller to a simulated
+// robot of a running simulation instead of a robot's hardware
+// (-sim-addr, docs/remote.md).
+const SimBoard = "sim"
+
+// setupSim attaches controller entry c to the simulated robot -robot-id
+// of the simulation at -sim-addr.
+func setupSim(f *flags, exp *config.Experiment, c *config.Controller, log *logrus.Logger, onTick func(realrobot.TickStats)) (*realrobot.Runtime, realrobot.Options, error) {
+	opt := realrobot.Options{
+		RobotID:        f.robotID,
+		Seed:           exp.Framework.RandomSeed,
+		TicksPerSecond: exp.Framework.TicksPerSecond,
+		Ticks:          exp.Framework.Ticks(),
+		Logger:         log,
+		OnTick:         onTick,
+	}
+	if f.ticksSet {
+		opt.Ticks = f.ticks
+	}
+	if f.simAddr == "" || f.robotID == "" {
+		return nil, opt, fmt.Errorf("-b %s needs the simulation's address and the simulated robot: -sim-addr HOST:PORT -robot-id ID", SimBoard)
+	}
+	if opt.Seed == 0 {
+		opt.Seed = uint64(time.Now().UnixNano())
+	}
+	var devs realrobot.Devices
+	for _, s := range c.Sensors {
+		devs.Sensors = append(devs.Sensors, s.Tag)
+	}
+	for _, a := range c.Actuators {
+		devs.Actuators = append(devs.Actuators, a.Tag)
+	}
+	factory, err := ci.Controllers.Lookup(c.Label)
+	if err != nil {
+		return nil, opt, c.Node.Errorf("robot: %v; the robot binary links only the controllers imported by cmd/robot", err)
+	}
+	drv, err := attach.Dial(attach.Options{Addr: f.simAddr, Token: f.simToken, RobotID: f.robotID, Devices: devs})
+	if err != nil {
+		return nil, opt, err
+	}
+	log.Infof("attached to the simulation at %s as robot %q", f.simAddr, f.robotID)
+	rt, err := realrobot.New(drv, realrobot.Spec{Label: c.Label, ID: c.ID, Controller: factory(), Params: c.Params, Devices: devs}, opt)
+	if err != nil {
+		return nil, opt, errors.Join(err, drv.Close())
+	}
+	return rt, opt, nil
 }

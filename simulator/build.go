@@ -650,7 +650,7 @@ func (s *Simulator) buildController(r *robot, params ci.Params, protos map[proto
 		r.sens = append(r.sens, sen)
 	}
 	r.label = c.Label
-	r.ctrl = factory()
+	r.ctrl = s.hostedController(r, c, factory) // media_remote.go
 	if params.Name == "" {
 		params = c.Params
 	}
