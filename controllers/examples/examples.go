@@ -12,6 +12,8 @@
 package examples
 
 import (
+	_ "github.com/argosgo/argos/controllers/ascari/consensus"
+	_ "github.com/argosgo/argos/controllers/ascari/rendezvous"
 	_ "github.com/argosgo/argos/controllers/ascari/traffic"
 	_ "github.com/argosgo/argos/controllers/diffusion"
 	_ "github.com/argosgo/argos/controllers/epuck_obstacleavoidance"
