@@ -34,12 +34,23 @@ type UserFunctions interface {
 	Destroy() error
 }
 
-// UserFunctionsBase implements UserFunctions with no-ops.
-type UserFunctionsBase struct{}
+// UserFunctionsBase implements UserFunctions with no-ops; its Init keeps
+// the simulator, which Simulator returns (as ARGoS's user functions reach
+// the space). Embed it and use a pointer to your type.
+type UserFunctionsBase struct{ sim *Simulator }
 
-func (UserFunctionsBase) Init(*Simulator, *config.Node) error { return nil }
-func (UserFunctionsBase) DrawInWorld(*Canvas)                 {}
-func (UserFunctionsBase) Destroy() error                      { return nil }
+// Init keeps sim. User functions that have an Init of their own and use
+// Simulator call it first.
+func (b *UserFunctionsBase) Init(sim *Simulator, _ *config.Node) error {
+	b.sim = sim
+	return nil
+}
+
+// Simulator returns the simulator Init was given.
+func (b *UserFunctionsBase) Simulator() *Simulator { return b.sim }
+
+func (*UserFunctionsBase) DrawInWorld(*Canvas) {}
+func (*UserFunctionsBase) Destroy() error      { return nil }
 
 // EntitySelector is implemented by user functions that react to the
 // viewer's selection of an entity (ARGoS's EntitySelected and

@@ -2,7 +2,6 @@ package foraging
 
 import (
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator"
 )
 
@@ -20,13 +19,6 @@ func init() {
 // a robot carries above it, as ARGoS draws a small cylinder 0.3 m up.
 type UserFunctions struct {
 	simulator.UserFunctionsBase
-	sim *simulator.Simulator
-}
-
-// Init keeps the simulator.
-func (u *UserFunctions) Init(sim *simulator.Simulator, _ *config.Node) error {
-	u.sim = sim
-	return nil
 }
 
 // ItemRadius is the radius of the drawn food item (m).
@@ -34,15 +26,15 @@ const ItemRadius = 0.1
 
 // DrawInWorld draws a disc over every carrying robot.
 func (u *UserFunctions) DrawInWorld(c *simulator.Canvas) {
-	for i := range u.sim.NumRobots() {
-		f, ok := u.sim.Controller(i).(Forager)
+	for i := range u.Simulator().NumRobots() {
+		f, ok := u.Simulator().Controller(i).(Forager)
 		if !ok {
 			continue
 		}
 		if _, carrying := f.Carrying(); !carrying {
 			continue
 		}
-		b := u.sim.Robot(i).B()
+		b := u.Simulator().Robot(i).B()
 		c.Circle(ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z + 0.3}, ItemRadius, ci.Black, true)
 	}
 }

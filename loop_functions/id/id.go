@@ -9,7 +9,6 @@ package id
 
 import (
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator"
 )
 
@@ -25,19 +24,12 @@ func init() {
 // UserFunctions are id_qtuser_functions.
 type UserFunctions struct {
 	simulator.UserFunctionsBase
-	sim *simulator.Simulator
-}
-
-// Init keeps the simulator.
-func (u *UserFunctions) Init(sim *simulator.Simulator, _ *config.Node) error {
-	u.sim = sim
-	return nil
 }
 
 // DrawInWorld writes the ids, in black as ARGoS does.
 func (u *UserFunctions) DrawInWorld(c *simulator.Canvas) {
-	for i := range u.sim.NumRobots() {
-		r := u.sim.Robot(i)
+	for i := range u.Simulator().NumRobots() {
+		r := u.Simulator().Robot(i)
 		if r.Model != nil && r.Model.Type == "foot-bot" && !r.B().Removed {
 			c.RobotText(r.ID, r.ID, ci.Black)
 		}

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator"
 )
 
@@ -56,19 +55,13 @@ type UserFunctions struct {
 	pressed [4]bool
 }
 
-// Init keeps the simulator.
-func (u *UserFunctions) Init(sim *simulator.Simulator, _ *config.Node) error {
-	u.sim = sim
-	return nil
-}
-
 // EntitySelected takes control of the robot if its controller can be
 // driven.
 func (u *UserFunctions) EntitySelected(id string) {
 	u.robot = nil
-	for i := range u.sim.NumRobots() {
-		if u.sim.Robot(i).ID == id {
-			if d, ok := u.sim.Controller(i).(Drivable); ok {
+	for i := range u.Simulator().NumRobots() {
+		if u.Simulator().Robot(i).ID == id {
+			if d, ok := u.Simulator().Controller(i).(Drivable); ok {
 				u.robot = d
 				d.Select()
 			}

@@ -14,7 +14,7 @@ import (
 // magenta with its id above it.
 type marker struct{ simulator.UserFunctionsBase }
 
-func (marker) DrawInWorld(c *simulator.Canvas) {
+func (*marker) DrawInWorld(c *simulator.Canvas) {
 	c.Circle(ci.Vector3{X: 1, Y: 1}, 0.2, ci.Red, true)
 	c.Circle(ci.Vector3{X: -1, Y: 1}, 0.3, ci.Green, false)
 	c.Polyline([]ci.Vector3{{X: -1, Y: -1}, {X: 1, Y: -1}}, ci.Yellow, 4)
@@ -24,7 +24,7 @@ func (marker) DrawInWorld(c *simulator.Canvas) {
 }
 
 func init() {
-	simulator.UserFunctionsTypes.MustRegister("frames_test_marker", "test: draws marks", func() simulator.UserFunctions { return marker{} })
+	simulator.UserFunctionsTypes.MustRegister("frames_test_marker", "test: draws marks", func() simulator.UserFunctions { return &marker{} })
 }
 
 func TestUserFunctionsAreDrawn(t *testing.T) {
