@@ -48,21 +48,16 @@ func init() {
 		func() ci.Controller { return New() })
 }
 
-// Flow is the flow of an agent to a neighbour.
-type Flow struct {
-	To   uint16
-	Flow float64
-}
-
-// Estimate is what an agent broadcasts: its estimate and its flows.
+// Estimate is what an agent broadcasts: its estimate and its flows, the
+// flow to agent To[k] being Flows[k]. The fields have no padding between
+// them, so that an Estimate's memory is its wire encoding.
 type Estimate struct {
 	Agent    uint16
-	N        uint8
-	_        [5]uint8
+	N        uint16
 	Round    uint32
-	_        [4]uint8
 	Estimate float64
-	Flows    [MaxNeighbours]Flow
+	To       [MaxNeighbours]uint16
+	Flows    [MaxNeighbours]float64
 }
 
 type neighbour struct {
@@ -176,7 +171,7 @@ func (c *Controller) ControlStep() {
 		n := &c.nbrs[i]
 		n.flow += a - n.estimate
 		n.estimate = a
-		c.out.Flows[c.out.N] = Flow{To: n.id, Flow: n.flow}
+		c.out.To[c.out.N], c.out.Flows[c.out.N] = n.id, n.flow
 		c.out.N++
 	}
 	c.topic.Broadcast(c.out)
@@ -204,9 +199,9 @@ func (c *Controller) hear(e *Estimate) {
 		return // older than what it has (a delayed message)
 	}
 	n.round, n.estimate = e.Round, e.Estimate
-	for _, f := range e.Flows[:min(int(e.N), MaxNeighbours)] {
-		if f.To == c.me {
-			n.flow = -f.Flow
+	for k, to := range e.To[:min(int(e.N), MaxNeighbours)] {
+		if to == c.me {
+			n.flow = -e.Flows[k]
 			return
 		}
 	}

@@ -37,16 +37,17 @@ type Grant struct {
 
 // Status is what an agent broadcasts.
 type Status struct {
-	Agent  uint16
-	Node   int16 // the node it holds, where it stands or which it leaves
-	Next   int16 // the node it drives to and holds, or -1
-	Claim  int16 // the node it claims, or -1
-	Since  uint32
-	Plan   [2]int16 // the nodes it plans to cross after the claim, -1 for none
-	Tick   uint32   // its tick when it sent this
-	X, Y   float32
-	N      uint8 // grants in Grants
-	_      [3]uint8
+	Agent uint16
+	Node  int16 // the node it holds, where it stands or which it leaves
+	Next  int16 // the node it drives to and holds, or -1
+	Claim int16 // the node it claims, or -1
+	Since uint32
+	Plan  [2]int16 // the nodes it plans to cross after the claim, -1 for none
+	Tick  uint32   // its tick when it sent this
+	X, Y  float32
+	N     uint32 // grants in Grants
+	// the fields have no padding between them, so that a Status's memory
+	// is its wire encoding (ci.Codec copies it)
 	Grants [MaxGrants]Grant
 }
 
@@ -75,7 +76,8 @@ type Controller struct {
 	avoid    int16    // the node of the claim given up last
 	peers    []peer
 	out      Status
-	moved    int // arcs driven since Init
+	moved    int  // arcs driven since Init
+	heard    bool // a Status came at this tick
 }
 
 type params struct {
@@ -191,7 +193,11 @@ func (c *Controller) ControlStep() {
 		}
 	case c.claim >= 0:
 		c.body.Stop()
-		if !c.params.locking || c.mayEnter() {
+		// the answer changes only with what it hears, and with time for
+		// agents not heard for a while: ask again when a message came or
+		// once per period
+		ask := c.heard || int(c.tick-c.since)%c.params.period == 0
+		if !c.params.locking || ask && c.mayEnter() {
 			c.next, c.claim = c.claim, -1
 			copy(c.plan[:], c.plan[1:])
 			c.plan[2] = -1
@@ -221,7 +227,9 @@ func (c *Controller) ControlStep() {
 // message asked for something this agent should answer at once (never:
 // grants wait for the periodic Status, which keeps the traffic bounded).
 func (c *Controller) hear() bool {
-	for _, m := range c.topic.Received() {
+	got := c.topic.Received()
+	c.heard = len(got) > 0
+	for _, m := range got {
 		s := &m.Value
 		if s.Agent == c.me {
 			continue

@@ -67,6 +67,9 @@ type chunk struct {
 	regs   []float64 // prog.nregs registers of lanes values
 	s0, k  []float64 // RK4: the states at the start of the step, the four slopes
 	prevXY []ci.Vector2
+	// prevYaw is theta as last committed, NaN when the body's yaw is to
+	// be set whatever theta is
+	prevYaw []float64
 }
 
 // New builds an engine from its <custom> element.
@@ -277,7 +280,7 @@ func (bt *batch) add(body int, init []float64) {
 func (bt *batch) newChunk() *chunk {
 	ns := len(bt.d.States)
 	c := &chunk{regs: make([]float64, bt.prog.nregs*lanes), s0: make([]float64, ns*lanes), k: make([]float64, 4*ns*lanes),
-		prevXY: make([]ci.Vector2, lanes)}
+		prevXY: make([]ci.Vector2, lanes), prevYaw: make([]float64, lanes)}
 	for _, cr := range bt.prog.consts {
 		for l := 0; l < lanes; l++ {
 			c.regs[int(cr.reg)*lanes+l] = cr.val
@@ -299,6 +302,7 @@ func (bt *batch) load(k int, init []float64) {
 	if d.pose[0] >= 0 && d.pose[1] >= 0 {
 		c.prevXY[l] = ci.Vector2{X: init[d.pose[0]], Y: init[d.pose[1]]}
 	}
+	c.prevYaw[l] = math.NaN()
 }
 
 // Remove implements physics.Engine: the last agent of the batch takes
@@ -333,6 +337,7 @@ func (bt *batch) moveAgent(from, to int) {
 		ct.regs[r*lanes+lt] = cf.regs[r*lanes+lf]
 	}
 	ct.prevXY[lt] = cf.prevXY[lf]
+	ct.prevYaw[lt] = cf.prevYaw[lf]
 }
 
 // Step implements physics.Engine: every chunk of agents integrates the
@@ -446,7 +451,11 @@ func (e *Engine) Commit(run physics.Runner) {
 				b.Pos.Y = c.regs[j*lanes+l]
 			}
 			if j := d.pose[2]; j >= 0 {
-				b.SetYaw(ci.NormalizeAngle(c.regs[j*lanes+l]))
+				if yaw := c.regs[j*lanes+l]; yaw != c.prevYaw[l] {
+					// an agent that does not turn costs no sine
+					c.prevYaw[l] = yaw
+					b.SetYaw(ci.NormalizeAngle(yaw))
+				}
 			}
 			if e.tick > 0 {
 				b.Vel = b.Pos.Sub(c.prevXY[l]).Scale(1 / e.tick)

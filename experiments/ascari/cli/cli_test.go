@@ -1,4 +1,7 @@
-package ascari_test
+// Package cli_test runs the experiment files of experiments/ascari
+// through the argos command, apart from the tests of the experiments
+// themselves so that those do not link the whole command.
+package cli_test
 
 import (
 	"bytes"
@@ -9,13 +12,15 @@ import (
 	"testing"
 
 	"github.com/argosgo/argos/argoscli"
+
+	_ "github.com/argosgo/argos/controllers/examples"
 )
 
-// TestArgosRunsTheFiles runs each experiment file of this folder as
+// TestArgosRunsTheFiles runs each experiment file of experiments/ascari as
 // `argos -z -c file.argos` does, cut to two simulated seconds.
 func TestArgosRunsTheFiles(t *testing.T) {
 	_, here, _, _ := runtime.Caller(0)
-	files, err := filepath.Glob(filepath.Join(filepath.Dir(here), "*.argos"))
+	files, err := filepath.Glob(filepath.Join(filepath.Dir(here), "..", "*.argos"))
 	if err != nil || len(files) < 3 {
 		t.Fatalf("experiment files %v, %v", files, err)
 	}
