@@ -242,7 +242,8 @@ func parseLight(n *config.Node) (*Spec, error) {
 // robotAttrs are the robot attributes of ARGoS 3 that files may carry;
 // the devices that use them read them from the node.
 var robotAttrs = []string{"id", "rab_range", "rab_data_size", "omnidirectional_camera_aperture",
-	"perspective_camera_front", "perspective_camera_range", "perspective_camera_aperture", "battery"}
+	"perspective_camera_front", "perspective_camera_range", "perspective_camera_aperture", "battery",
+	"real"} // real: the pose comes from outside (simulator/remote)
 
 func robotParser(m *RobotModel) Parser {
 	return func(n *config.Node) (*Spec, error) {

@@ -26,6 +26,7 @@ type proxy struct {
 	srv   *Server
 	id    string
 	entry *config.Controller
+	real  bool // the body's pose comes from outside; its wheels are the real robot's
 	sens  []device
 	acts  []device
 
@@ -258,7 +259,12 @@ func (p *proxy) ControlStep() {
 	p.mu.Lock()
 	s, ever := p.sess, p.ever
 	p.mu.Unlock()
-	if s == nil && !ever && p.srv.mode == simlink.Lockstep {
+	if p.real {
+		if err := p.srv.lostPose(p.id); err != nil {
+			panic(err.Error())
+		}
+	}
+	if s == nil && !ever && p.srv.mode == simlink.Lockstep && !p.real {
 		t := time.NewTimer(p.srv.wait)
 		select {
 		case <-p.attached:
@@ -373,6 +379,9 @@ func (p *proxy) apply(s *session, a *act) {
 			continue // a real-time message list already sent
 		}
 		d := p.acts[ix]
+		if p.real && d.kind == simlink.KindSteering {
+			continue // the real robot's wheels move it, the pose stream says where
+		}
 		if err := simlink.ApplyActuator(d.kind, d.dev, a.payloads[i]); err != nil {
 			p.detachSession(s, fmt.Sprintf("remote: actuator <%s>: %v", d.tag, err))
 			p.stopWheels()

@@ -67,16 +67,41 @@ type Server struct {
 	closed  bool
 	conns   map[net.Conn]bool
 	wg      sync.WaitGroup
-	// Log, when set, receives attach and detach events.
-	log func(format string, args ...any)
+	logger  Logger
+	warned  map[string]bool
+
+	// robots marked real="true" (real.go)
+	mover       Mover
+	poseAddr    string
+	stale, lost time.Duration
+	udp         *net.UDPConn
+	reals       map[string]*realBody
+	realIDs     []string // arena order
 }
 
 // New reads a <remote> element and starts listening.
 func New(n *config.Node, w *entity.World) (*Server, error) {
-	if err := n.CheckAttrs("id", "robots", "address", "mode", "token", "token_env", "wait", "timeout"); err != nil {
+	if err := n.CheckAttrs("id", "robots", "address", "mode", "token", "token_env", "wait", "timeout", "pose_address", "stale", "lost", "merge"); err != nil {
 		return nil, err
 	}
-	s := &Server{node: n, proxies: map[string]*proxy{}, conns: map[net.Conn]bool{}, tps: ticksPerSecondOf(n)}
+	s := &Server{node: n, proxies: map[string]*proxy{}, conns: map[net.Conn]bool{}, tps: ticksPerSecondOf(n),
+		warned: map[string]bool{}, reals: map[string]*realBody{}}
+	s.poseAddr = n.StringOr("pose_address", DefaultAddress)
+	stale, err := n.FloatOr("stale", 0.5)
+	if err != nil {
+		return nil, err
+	}
+	lost, err := n.FloatOr("lost", 5)
+	if err != nil {
+		return nil, err
+	}
+	if stale <= 0 || lost < stale {
+		return nil, n.Errorf("remote: stale (%g s) must be positive and lost (%g s) at least stale", stale, lost)
+	}
+	s.stale, s.lost = time.Duration(stale*float64(time.Second)), time.Duration(lost*float64(time.Second))
+	if _, err := simlink.ParseMerge(n.StringOr("merge", "")); err != nil {
+		return nil, n.AttrErrorf("merge", "%v", err)
+	}
 	s.id = n.StringOr("id", "remote")
 	switch m := n.StringOr("mode", "lockstep"); m {
 	case "lockstep":
@@ -110,19 +135,17 @@ func New(n *config.Node, w *entity.World) (*Server, error) {
 	if s.token == "" {
 		return nil, n.AttrErrorf("token", "remote: an empty token; give a secret that attached controllers present")
 	}
-	ids, err := n.String("robots")
-	if err != nil {
-		return nil, err
-	}
+	ids := n.StringOr("robots", "")
 	for _, id := range strings.Split(ids, ",") {
 		if id = strings.TrimSpace(id); id != "" {
 			s.proxies[id] = &proxy{srv: s, id: id, ready: make(chan struct{}), attached: make(chan struct{})}
 		}
 	}
-	if len(s.proxies) == 0 {
+	if strings.TrimSpace(ids) != "" && len(s.proxies) == 0 {
 		return nil, n.AttrErrorf("robots", "remote: list the ids of the robots whose controllers attach, separated by commas")
 	}
 	addr := n.StringOr("address", DefaultAddress)
+
 	s.ln, err = net.Listen("tcp", addr)
 	if err != nil {
 		return nil, n.AttrErrorf("address", "remote: cannot listen on %s: %v; pick a free host:port", addr, err)
@@ -132,20 +155,33 @@ func New(n *config.Node, w *entity.World) (*Server, error) {
 	return s, nil
 }
 
-// SetLog sets where attach and detach events go.
-func (s *Server) SetLog(f func(format string, args ...any)) { s.log = f }
+// Bind gives the server the simulator, to move real robots, and its
+// log.
+func (s *Server) Bind(m Mover, log Logger) {
+	s.mu.Lock()
+	s.mover, s.logger = m, log
+	s.mu.Unlock()
+}
 
 func (s *Server) logf(format string, args ...any) {
-	if s.log != nil {
-		s.log(format, args...)
+	s.mu.Lock()
+	log := s.logger
+	s.mu.Unlock()
+	if log != nil {
+		log.Infof(format, args...)
 	}
 }
 
 // Addr returns the address the server listens on.
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
-// Update implements the medium's per-tick update (nothing to do).
-func (s *Server) Update(physics.Runner) {}
+// Update puts the real robots where the pose stream says (run it before
+// the media that read poses: <remote> first under <media>).
+func (s *Server) Update(physics.Runner) {
+	if s.mover != nil && len(s.realIDs) > 0 {
+		s.movePoses()
+	}
+}
 
 // Reset implements the medium's reset.
 func (s *Server) Reset() {}
@@ -167,6 +203,9 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 	err := s.ln.Close()
+	if s.udp != nil {
+		s.udp.Close()
+	}
 	s.wg.Wait()
 	if err != nil && !errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("remote: %w", err)
@@ -175,16 +214,41 @@ func (s *Server) Close() error {
 }
 
 // HostController returns the proxy controller of robot r when the
-// server hosts it.
-func (s *Server) HostController(r *entity.Robot, c *config.Controller) (ci.Controller, bool) {
+// server hosts it: r is listed in robots or marked real="true".
+func (s *Server) HostController(r *entity.Robot, c *config.Controller) (ci.Controller, bool, error) {
+	real, err := IsReal(r)
+	if err != nil {
+		return nil, false, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, ok := s.proxies[r.ID]
-	if !ok || p.entry != nil {
-		return nil, false
+	if real && !ok {
+		p = &proxy{srv: s, id: r.ID, ready: make(chan struct{}), attached: make(chan struct{})}
+		s.proxies[r.ID], ok = p, true
 	}
-	p.entry = c
-	return p, true
+	if !ok || p.entry != nil {
+		return nil, false, nil
+	}
+	p.entry, p.real = c, real
+	if real {
+		if s.udp == nil {
+			if err := s.openPoses(); err != nil {
+				return nil, false, err
+			}
+		}
+		s.reals[r.ID] = &realBody{robot: r}
+		s.realIDs = append(s.realIDs, r.ID)
+	}
+	return p, true, nil
+}
+
+// IsReal reports whether robot r is marked real="true".
+func IsReal(r *entity.Robot) (bool, error) {
+	if r.Node == nil || !r.Node.Has("real") {
+		return false, nil
+	}
+	return r.Node.Bool("real")
 }
 
 // accept serves connections until the listener closes.
