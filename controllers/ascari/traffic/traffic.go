@@ -264,7 +264,8 @@ func (c *Controller) near(p *peer, n int16) bool {
 	}
 	nx, ny := c.nodeXY(n)
 	reach := 1.5*c.params.spacing + c.params.speed*float64(max(age, 0)+1)*c.params.h
-	return math.Hypot(float64(p.st.X)-nx, float64(p.st.Y)-ny) <= reach
+	dx, dy := float64(p.st.X)-nx, float64(p.st.Y)-ny
+	return dx*dx+dy*dy <= reach*reach
 }
 
 // mayEnter reports whether every agent that might be near the claimed
@@ -377,35 +378,37 @@ func (c *Controller) send(x, y float64) {
 	}
 	// grant the claims on the nodes closest to this agent first: those
 	// are the claims that need its grant
-	for s.N < MaxGrants {
-		best, bd := -1, math.Inf(1)
-		for i := range c.peers {
-			p := &c.peers[i]
-			if !p.heard || p.st.Claim < 0 || int64(c.tick)-int64(p.st.Tick) > int64(c.params.forget) || !c.grants(p) || granted(s, p) {
-				continue
-			}
-			nx, ny := c.nodeXY(p.st.Claim)
-			if d := math.Hypot(nx-x, ny-y); d < bd {
-				best, bd = i, d
-			}
+	type cand struct {
+		d2 float64
+		k  int
+	}
+	var best [MaxGrants]cand
+	n := 0
+	for i := range c.peers {
+		p := &c.peers[i]
+		if !p.heard || p.st.Claim < 0 || int64(c.tick)-int64(p.st.Tick) > int64(c.params.forget) || !c.grants(p) {
+			continue
 		}
-		if best < 0 {
-			break
+		nx, ny := c.nodeXY(p.st.Claim)
+		d2 := (nx-x)*(nx-x) + (ny-y)*(ny-y)
+		if n == MaxGrants && d2 >= best[n-1].d2 {
+			continue
 		}
-		p := &c.peers[best]
+		// insert in order of distance (the first of equals stays first)
+		j := min(n, MaxGrants-1)
+		for j > 0 && best[j-1].d2 > d2 {
+			best[j] = best[j-1]
+			j--
+		}
+		best[j] = cand{d2, i}
+		n = min(n+1, MaxGrants)
+	}
+	for _, b := range best[:n] {
+		p := &c.peers[b.k]
 		s.Grants[s.N] = Grant{Agent: p.st.Agent, Node: p.st.Claim, Since: p.st.Since}
 		s.N++
 	}
 	c.topic.Broadcast(*s)
-}
-
-func granted(s *Status, p *peer) bool {
-	for _, g := range s.Grants[:s.N] {
-		if g.Agent == p.st.Agent {
-			return true
-		}
-	}
-	return false
 }
 
 // String describes the agent's state, for logs.
