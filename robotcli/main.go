@@ -32,6 +32,10 @@
 //	-sim-addr ADDR   attach to a simulation's <remote> at host:port: with -b sim the
 //	                 controller drives the simulated robot -robot-id (docs/remote.md)
 //	-sim-token T     the experiment's token (default: $ARGOS_REMOTE_TOKEN)
+//	                 With a robot's board, -sim-addr makes the robot a real robot of a
+//	                 mixed experiment: its sensors are merged with the virtual readings
+//	                 of its body in the simulation as <remote merge="..."> says, and the
+//	                 devices its board lacks (messaging) go through the simulation.
 //	-ticks N         stop after N ticks (default: the experiment's length; 0 runs until stopped)
 //	-stats           print a ROBOT-STATS line with the tick timings at the end
 //	-q WHAT          list "boards", "controllers" or "protocols" and exit
@@ -72,6 +76,7 @@ import (
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/realrobot"
+	"github.com/argosgo/argos/wire/simlink"
 	"github.com/sirupsen/logrus"
 
 	"github.com/argosgo/argos/realrobot/attach"
@@ -316,15 +321,15 @@ func setup(f *flags, log *logrus.Logger, onTick func(realrobot.TickStats)) (*rea
 	if f.board == SimBoard {
 		return setupSim(f, exp, c, log, onTick)
 	}
-	if f.simAddr != "" {
-		return nil, opt, fmt.Errorf("-sim-addr attaches to a simulation with -b %s", SimBoard)
-	}
 	b, err := boards.Lookup(f.board)
 	if err != nil {
 		return nil, opt, err
 	}
 	if err := override(&b, f); err != nil {
 		return nil, opt, err
+	}
+	if f.simAddr != "" {
+		return setupMixed(f, exp, c, b, log, onTick)
 	}
 	opt = realrobot.Options{
 		RobotID:        f.robotID,
@@ -486,22 +491,9 @@ const SimBoard = "sim"
 // setupSim attaches controller entry c to the simulated robot -robot-id
 // of the simulation at -sim-addr.
 func setupSim(f *flags, exp *config.Experiment, c *config.Controller, log *logrus.Logger, onTick func(realrobot.TickStats)) (*realrobot.Runtime, realrobot.Options, error) {
-	opt := realrobot.Options{
-		RobotID:        f.robotID,
-		Seed:           exp.Framework.RandomSeed,
-		TicksPerSecond: exp.Framework.TicksPerSecond,
-		Ticks:          exp.Framework.Ticks(),
-		Logger:         log,
-		OnTick:         onTick,
-	}
-	if f.ticksSet {
-		opt.Ticks = f.ticks
-	}
+	opt := simOptions(f, exp, log, onTick)
 	if f.simAddr == "" || f.robotID == "" {
 		return nil, opt, fmt.Errorf("-b %s needs the simulation's address and the simulated robot: -sim-addr HOST:PORT -robot-id ID", SimBoard)
-	}
-	if opt.Seed == 0 {
-		opt.Seed = uint64(time.Now().UnixNano())
 	}
 	var devs realrobot.Devices
 	for _, s := range c.Sensors {
@@ -522,6 +514,90 @@ func setupSim(f *flags, exp *config.Experiment, c *config.Controller, log *logru
 	rt, err := realrobot.New(drv, realrobot.Spec{Label: c.Label, ID: c.ID, Controller: factory(), Params: c.Params, Devices: devs}, opt)
 	if err != nil {
 		return nil, opt, errors.Join(err, drv.Close())
+	}
+	return rt, opt, nil
+}
+
+// simOptions are the runtime's options for a robot linked to a
+// simulation.
+func simOptions(f *flags, exp *config.Experiment, log *logrus.Logger, onTick func(realrobot.TickStats)) realrobot.Options {
+	opt := realrobot.Options{
+		RobotID:        f.robotID,
+		Seed:           exp.Framework.RandomSeed,
+		TicksPerSecond: exp.Framework.TicksPerSecond,
+		Ticks:          exp.Framework.Ticks(),
+		Logger:         log,
+		OnTick:         onTick,
+	}
+	if f.ticksSet {
+		opt.Ticks = f.ticks
+	}
+	if opt.Seed == 0 {
+		opt.Seed = uint64(time.Now().UnixNano())
+	}
+	return opt
+}
+
+// setupMixed runs controller entry c on the robot's board b as the real
+// robot -robot-id of the simulation at -sim-addr: the <remote> element
+// of the file says how its sensors merge with the virtual ones.
+func setupMixed(f *flags, exp *config.Experiment, c *config.Controller, b boards.Board, log *logrus.Logger, onTick func(realrobot.TickStats)) (*realrobot.Runtime, realrobot.Options, error) {
+	opt := simOptions(f, exp, log, onTick)
+	if f.robotID == "" {
+		return nil, opt, errors.New("-sim-addr needs the id of the robot in the simulation: -robot-id ID")
+	}
+	rules := map[string]string{}
+	for _, n := range exp.Media {
+		if n.Name == "remote" {
+			r, err := simlink.ParseMerge(n.StringOr("merge", ""))
+			if err != nil {
+				return nil, opt, n.AttrErrorf("merge", "%v", err)
+			}
+			rules = r
+		}
+	}
+	var all, board, link realrobot.Devices
+	for _, s := range c.Sensors {
+		all.Sensors = append(all.Sensors, s.Tag)
+		rule, has := rules[s.Tag], b.HasSensor(s.Tag)
+		if has && rule != "virtual" {
+			board.Sensors = append(board.Sensors, s.Tag)
+		}
+		if !has || rule == "virtual" || rule == "max" {
+			if simlink.SensorKindOf(s.Tag) == simlink.KindNone {
+				return nil, opt, s.Node.Errorf("robot: board %q has no sensor <%s> and the simulation cannot provide it (%s)", b.Name, s.Tag, simlink.Supported)
+			}
+			link.Sensors = append(link.Sensors, s.Tag)
+		}
+	}
+	for _, a := range c.Actuators {
+		all.Actuators = append(all.Actuators, a.Tag)
+		if b.HasActuator(a.Tag) {
+			board.Actuators = append(board.Actuators, a.Tag)
+			continue
+		}
+		if simlink.ActuatorKindOf(a.Tag) == simlink.KindNone {
+			return nil, opt, a.Node.Errorf("robot: board %q has no actuator <%s> and the simulation cannot provide it (%s)", b.Name, a.Tag, simlink.Supported)
+		}
+		link.Actuators = append(link.Actuators, a.Tag)
+	}
+	factory, err := ci.Controllers.Lookup(c.Label)
+	if err != nil {
+		return nil, opt, c.Node.Errorf("robot: %v; the robot binary links only the controllers imported by cmd/robot", err)
+	}
+	real, err := realrobot.OpenDriver(b, board, log)
+	if err != nil {
+		return nil, opt, err
+	}
+	sim, err := attach.Dial(attach.Options{Addr: f.simAddr, Token: f.simToken, RobotID: f.robotID, Devices: link})
+	if err != nil {
+		return nil, opt, errors.Join(err, real.Stop(), real.Close())
+	}
+	log.Infof("real robot %q on board %q, attached to the simulation at %s (from it: %s)", f.robotID, b.Name, f.simAddr, strings.Join(append(slices.Clone(link.Sensors), link.Actuators...), ", "))
+	drv := attach.Merge(real, sim, rules)
+	rt, err := realrobot.New(drv, realrobot.Spec{Label: c.Label, ID: c.ID, Controller: factory(), Params: c.Params, Devices: all}, opt)
+	if err != nil {
+		return nil, opt, errors.Join(err, drv.Stop(), drv.Close())
 	}
 	return rt, opt, nil
 }

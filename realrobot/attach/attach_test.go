@@ -1,0 +1,146 @@
+package attach_test
+
+import (
+	"errors"
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/realrobot"
+	"github.com/argosgo/argos/realrobot/attach"
+	"github.com/argosgo/argos/realrobot/realrobottest"
+	"github.com/argosgo/argos/wire/simlink"
+)
+
+type fakeProx []ci.ProximityReading
+
+func (f fakeProx) Readings() []ci.ProximityReading { return f }
+
+// fakeSim accepts one controller and sends a Sense with the virtual
+// ring for every Act it receives (and one to start); acts gets the
+// Acts.
+func fakeSim(t *testing.T, token string, ring fakeProx, acts chan<- simlink.Frame) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		nc, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer nc.Close()
+		c := simlink.NewConn(nc)
+		_, body, err := c.Read()
+		if err != nil {
+			return
+		}
+		h, err := simlink.ParseHello(body)
+		if err != nil || h.Token != token {
+			c.Write(simlink.FrameReject, func(b []byte) []byte { return simlink.AppendReason(b, "wrong token") })
+			return
+		}
+		c.Write(simlink.FrameWelcome, func(b []byte) []byte {
+			return simlink.AppendWelcome(b, simlink.Welcome{Version: 1, TicksPerSecond: 10, Params: make([]int, len(h.Actuators))})
+		})
+		for tick := uint64(1); ; tick++ {
+			var devs [][]byte
+			for range h.Sensors {
+				p, _ := simlink.AppendSensor(nil, simlink.KindProximity, ring)
+				devs = append(devs, p)
+			}
+			f := simlink.Frame{Tick: tick, Devices: devs}
+			if err := c.Write(simlink.FrameSense, func(b []byte) []byte { return simlink.AppendFrame(b, simlink.FrameSense, &f) }); err != nil {
+				return
+			}
+			for {
+				typ, body, err := c.Read()
+				if err != nil || typ == simlink.FrameBye {
+					return
+				}
+				var a simlink.Frame
+				if err := simlink.ParseFrame(typ, body, &a); err != nil {
+					return
+				}
+				acts <- simlink.Frame{Tick: a.Tick, Stop: a.Stop}
+				if a.Tick >= tick { // a stop answers its tick too, as in the simulator
+					break
+				}
+			}
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// The link passes the conformance test of drivers (with a virtual
+// ring and wheels), and its acts carry the tick of their sense.
+func TestDriverConformance(t *testing.T) {
+	acts := make(chan simlink.Frame, 100)
+	ring := fakeProx{{Value: 0.5, Angle: 0.3}}
+	devs := realrobot.Devices{Sensors: []string{ci.TagProximity}, Actuators: []string{ci.TagDifferentialSteering}}
+	addr := fakeSim(t, "tok", ring, acts)
+	if _, err := attach.Dial(attach.Options{Addr: addr, Token: "bad", RobotID: "r", Devices: devs}); err == nil || !strings.Contains(err.Error(), "wrong token") {
+		t.Fatalf("a wrong token: %v", err)
+	}
+	addr = fakeSim(t, "tok", ring, acts)
+	drv, err := attach.Dial(attach.Options{Addr: addr, Token: "tok", RobotID: "r", Devices: devs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := drv.Sense(); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := drv.Sensor(ci.TagProximity)
+	if r := p.(ci.Proximity).Readings(); len(r) != 1 || r[0] != ring[0] {
+		t.Fatalf("readings %v", r)
+	}
+	if err := drv.Act(); err != nil {
+		t.Fatal(err)
+	}
+	if a := <-acts; a.Tick != 1 || a.Stop {
+		t.Fatalf("act %+v; want tick 1", a)
+	}
+	realrobottest.TestDriver(t, drv, devs)
+}
+
+// Merge takes the larger of the real and the virtual reading, sensor by
+// sensor, and sends the wheels to the robot.
+func TestMergeMax(t *testing.T) {
+	acts := make(chan simlink.Frame, 100)
+	virtual := make(fakeProx, 8)
+	virtual[1].Value = 0.9
+	link, err := attach.Dial(attach.Options{Addr: fakeSim(t, "tok", virtual, acts), Token: "tok", RobotID: "ep0",
+		Devices: realrobot.Devices{Sensors: []string{ci.TagEPuckProximity}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := realrobottest.NewDriver()
+	real.Proximity().Set(6, 0.4)
+	m := attach.Merge(real, link, map[string]string{ci.TagEPuckProximity: "max"})
+	defer m.Close()
+	if err := m.Sense(); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := m.Sensor(ci.TagEPuckProximity)
+	r := d.(ci.Proximity).Readings()
+	if r[1].Value != 0.9 || r[6].Value != 0.4 || r[0].Value != 0 {
+		t.Errorf("merged readings %v", r)
+	}
+	w, ok := m.Actuator(ci.TagDifferentialSteering)
+	if !ok {
+		t.Fatal("no wheels")
+	}
+	w.(ci.DifferentialSteeringActuator).SetLinearVelocity(2, 3)
+	if err := m.Act(); err != nil && !errors.Is(err, realrobot.ErrSuperseded) {
+		t.Fatal(err)
+	}
+	if got := real.Motors(); got[0] == 0 && got[1] == 0 {
+		t.Errorf("the real robot's wheels did not get the speeds: %v", got)
+	}
+	if a := <-acts; a.Tick != 1 {
+		t.Errorf("the simulation got act %+v", a)
+	}
+}
