@@ -192,7 +192,14 @@ func (t *Topic[T]) Received() []Received[T] {
 	t.got = t.got[:0]
 	t.bad = 0
 	if t.rd != nil {
-		for i, n := 0, t.rd.InboxLen(); i < n; i++ {
+		n := t.rd.InboxLen()
+		if n > cap(t.got) {
+			// room for twice this inbox at once: a robot whose
+			// neighbourhood grows allocates a few times, not at every
+			// new largest inbox
+			t.got = make([]Received[T], 0, max(2*n, 16))
+		}
+		for i := 0; i < n; i++ {
 			m, uni := t.rd.InboxMessage(i)
 			t.take(m, uni)
 		}
