@@ -47,18 +47,20 @@
 // range is at least 2.5 spacings plus the distance an agent drives in
 // forget ticks, so that an agent that could contend for a node is heard
 // long before it gets there; and no agent goes unheard for forget ticks
-// while in range (with the default 1000 ticks and a period of 20, fifty
+// while in range (with the default 2000 ticks and a period of 50, forty
 // Status messages in a row would have to be lost). Agents start at
-// distinct nodes and make no claim in their first warmup ticks, while
-// they hear each other. The ticks of all agents run together, as in the
-// simulator; real robots would carry Lamport clocks in the claim ticks.
+// distinct nodes and make no claim in their first warmup ticks (default
+// 1000: twenty Status messages), while they hear each other. With the
+// defaults, 1 m spacing and 0.5 m/s the range must be at least 3.5 m.
+// The ticks of all agents run together, as in the simulator; real robots
+// would carry Lamport clocks in the claim ticks.
 //
 // Params: rows, cols (the grid, default 5 x 5), spacing (m, default 1),
 // x0, y0 (the position of node 0, default 0, 0; node r*cols+c is at
 // x0+c*spacing, y0+r*spacing), speed (m/s, default 0.5), turn (rad/s,
-// default 6), period (ticks between Status messages, default 20),
-// patience (ticks, default 400), forget (ticks, default 1000), warmup
-// (ticks, default 300), tick (the tick's length in seconds, default
+// default 6), period (ticks between Status messages, default 50),
+// patience (ticks, default 400), forget (ticks, default 2000), warmup
+// (ticks, default 1000), tick (the tick's length in seconds, default
 // 0.001), locking (default true; false enters without asking, to show
 // the collisions the protocol prevents). Devices: dynamics_state and dynamics_control (a unicycle:
 // states x, y, theta; controls v, w), messaging under actuators and

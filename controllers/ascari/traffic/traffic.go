@@ -104,8 +104,8 @@ func (c *Controller) Init(r ci.Robot, p ci.Params) error {
 		return v
 	}
 	q := params{rows: int(get("rows", 5)), cols: int(get("cols", 5)), spacing: get("spacing", 1), x0: get("x0", 0), y0: get("y0", 0),
-		speed: get("speed", 0.5), turn: get("turn", 6), period: int(get("period", 20)), patience: int(get("patience", 400)),
-		forget: int(get("forget", 1000)), warm: int(get("warmup", 300)), h: get("tick", 0.001)}
+		speed: get("speed", 0.5), turn: get("turn", 6), period: int(get("period", 50)), patience: int(get("patience", 400)),
+		forget: int(get("forget", 2000)), warm: int(get("warmup", 1000)), h: get("tick", 0.001)}
 	if err == nil {
 		q.locking, err = p.BoolOr("locking", true)
 	}

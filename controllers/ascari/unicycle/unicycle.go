@@ -68,16 +68,21 @@ func (b *Body) Stop() { b.Set(0, 0) }
 func (b *Body) DriveTo(gx, gy float64) float64 {
 	x, y, th := b.Pose()
 	dx, dy := gx-x, gy-y
-	d := math.Hypot(dx, dy)
+	d := math.Sqrt(dx*dx + dy*dy)
 	if d < 1e-9 {
 		b.Stop()
 		return d
 	}
-	e := ci.NormalizeAngle(math.Atan2(dy, dx) - th)
+	// the heading error in [-pi, pi] (theta is not wrapped: it is a state
+	// of the dynamics)
+	e := math.Atan2(dy, dx) - th
+	e -= 2 * math.Pi * math.Round(e/(2*math.Pi))
 	const turnOnly, kw, kv = 0.2, 12.0, 6.0
 	v := 0.0
 	if math.Abs(e) < turnOnly {
-		v = min(b.MaxV, kv*d) * math.Cos(e)
+		// cos(e) to within 1e-7 for |e| < 0.2
+		e2 := e * e
+		v = min(b.MaxV, kv*d) * (1 - e2/2 + e2*e2/24)
 	}
 	b.Set(v, kw*e)
 	return d
