@@ -103,3 +103,32 @@ func TestTrafficWithoutLockingCollides(t *testing.T) {
 	}
 	t.Fatal("agents that enter nodes without locking never shared one in 10 s")
 }
+
+// TestTrafficSameWhateverTheThreads: the traffic experiment (agents,
+// channel with loss and delay, controllers that draw random numbers) ends
+// in the same poses and the same locks with 0 and 2 threads.
+func TestTrafficSameWhateverTheThreads(t *testing.T) {
+	var ref []float64
+	for _, threads := range []int{0, 2} {
+		sim := start(t, load(t, "traffic.argos"), threads)
+		ctrl := controllers(t, sim)
+		for i := 0; i < 3000; i++ {
+			step(t, sim)
+		}
+		var got []float64
+		for k, c := range ctrl {
+			b := sim.Space().Bodies[sim.Robot(k).Body]
+			node, next := c.Held()
+			got = append(got, b.Pos.X, b.Pos.Y, b.Yaw, float64(node), float64(next), float64(c.Claim()), float64(c.Arcs()))
+		}
+		if ref == nil {
+			ref = got
+			continue
+		}
+		for i := range got {
+			if got[i] != ref[i] {
+				t.Fatalf("threads %d: value %d of agent %d is %v, with 0 threads %v", threads, i%7, i/7, got[i], ref[i])
+			}
+		}
+	}
+}
