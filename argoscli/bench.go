@@ -35,6 +35,9 @@ func (c benchConfig) String() string {
 // benchResult is what one run printed.
 type benchResult struct {
 	setup, wall, cpu, stepsPerS, rtf, maxRSSMB float64
+	// cpuPerStep is the CPU nanoseconds (all threads) per robot-step:
+	// what a loaded, shared machine changes least.
+	cpuPerStep float64
 	// windows is the list of mean ms per tick of BENCH_WINDOWS, if any.
 	windows string
 }
@@ -120,8 +123,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	defer os.RemoveAll(dir)
 	fmt.Fprintf(stdout, "argos bench: %d configurations x %d runs, %.0f simulated seconds each\n", len(cfgs), *runs, *seconds)
-	const row = "%-12s %7s %7s %7s %7s %8s %8s %13s %8s %7s %10s\n"
-	fmt.Fprintf(stdout, row, "engine", "robots", "engines", "threads", "arena_m", "setup_s", "loop_s", "robot_steps/s", "rtf", "cpu_use", "max_rss_MB")
+	const row = "%-12s %7s %7s %7s %7s %8s %8s %13s %8s %7s %11s %10s\n"
+	fmt.Fprintf(stdout, row, "engine", "robots", "engines", "threads", "arena_m", "setup_s", "loop_s", "robot_steps/s", "rtf", "cpu_use", "cpu_ns/step", "max_rss_MB")
 	for i, c := range cfgs {
 		opts := benchOptions{window: *window}
 		name := filepath.Join(dir, fmt.Sprintf("bench_%d.argos", i))
@@ -159,7 +162,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		m := median(results)
 		fmt.Fprintf(stdout, row, c.engine, strconv.Itoa(c.robots), strconv.Itoa(c.engines), strconv.Itoa(c.threads),
 			fmt.Sprintf("%.0f", 40*c.scale), fmt.Sprintf("%.2f", m.setup), fmt.Sprintf("%.2f", m.wall),
-			fmt.Sprintf("%.0f", m.stepsPerS), fmt.Sprintf("%.3f", m.rtf), fmt.Sprintf("%.2f", m.cpu/m.wall), fmt.Sprintf("%.0f", m.maxRSSMB))
+			fmt.Sprintf("%.0f", m.stepsPerS), fmt.Sprintf("%.3f", m.rtf), fmt.Sprintf("%.2f", m.cpu/m.wall), fmt.Sprintf("%.0f", m.cpuPerStep), fmt.Sprintf("%.0f", m.maxRSSMB))
 		if *window > 0 {
 			for r, res := range results {
 				fmt.Fprintf(stdout, "  run %d: ms per tick in each %g s window: %s\n", r+1, *window, res.windows)
@@ -221,6 +224,9 @@ func benchOnce(self, file, dir string) (benchResult, error) {
 	r.stepsPerS, _ = strconv.ParseFloat(m[3], 64)
 	r.rtf, _ = strconv.ParseFloat(m[4], 64)
 	r.setup, _ = strconv.ParseFloat(s[1], 64)
+	if r.stepsPerS > 0 {
+		r.cpuPerStep = r.cpu / (r.stepsPerS * r.wall) * 1e9
+	}
 	if w := windowRe.FindStringSubmatch(out.String()); w != nil {
 		r.windows = w[1]
 	}
@@ -249,12 +255,13 @@ func median(rs []benchResult) benchResult {
 		return (v[len(v)/2-1] + v[len(v)/2]) / 2
 	}
 	return benchResult{
-		setup:     col(func(r benchResult) float64 { return r.setup }),
-		wall:      col(func(r benchResult) float64 { return r.wall }),
-		cpu:       col(func(r benchResult) float64 { return r.cpu }),
-		stepsPerS: col(func(r benchResult) float64 { return r.stepsPerS }),
-		rtf:       col(func(r benchResult) float64 { return r.rtf }),
-		maxRSSMB:  col(func(r benchResult) float64 { return r.maxRSSMB }),
+		setup:      col(func(r benchResult) float64 { return r.setup }),
+		wall:       col(func(r benchResult) float64 { return r.wall }),
+		cpu:        col(func(r benchResult) float64 { return r.cpu }),
+		stepsPerS:  col(func(r benchResult) float64 { return r.stepsPerS }),
+		rtf:        col(func(r benchResult) float64 { return r.rtf }),
+		maxRSSMB:   col(func(r benchResult) float64 { return r.maxRSSMB }),
+		cpuPerStep: col(func(r benchResult) float64 { return r.cpuPerStep }),
 	}
 }
 
