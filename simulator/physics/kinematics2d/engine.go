@@ -40,10 +40,14 @@ type Engine struct {
 	maxReach float64 // the longest proposed move of this sub-step
 	chunk    int
 	maxR     float64   // largest radius of the owned bodies
-	changed  []bool    // per chunk: a proposal was withdrawn this round
 	reachOf  []float64 // per chunk: the longest proposed move
 	gone     [][]int32 // per chunk: proposals withdrawn in the last round
-	jobs     jobs
+	// recheck lists the objects a round after the first checks (the
+	// neighbours of the proposals withdrawn before it), in chunks; nil in
+	// the first round, which checks every object.
+	recheck    []int32
+	recheckBuf []int32 // recheck's memory, kept from step to step
+	jobs       jobs
 	// parameters of the sub-step the jobs run
 	dt, sub     float64
 	first, last bool
@@ -56,7 +60,6 @@ type object struct {
 	body     int32
 	shape    space.Shape
 	moving   bool
-	withdraw bool
 	check    bool // its proposal must be checked in this round
 	radius   float64
 	p        ci.Vector2 // plane coordinates
@@ -222,8 +225,7 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 	}
 	e.dt, e.sub = dt, dt/float64(e.iterations)
 	chunks := (n + e.chunk - 1) / e.chunk
-	if len(e.changed) < chunks {
-		e.changed = make([]bool, chunks)
+	if len(e.reachOf) < chunks {
 		e.reachOf = make([]float64, chunks)
 		e.gone = make([][]int32, chunks)
 	}
@@ -244,21 +246,30 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 			e.grid.Build(n, e.jobs.planePos, max(2*e.maxR+2*maxReach+1e-3, 0.25))
 		}
 		e.maxReach = maxReach
-		for {
-			run.Run(chunks, e.jobs.check)
-			if !slices.Contains(e.changed[:chunks], true) {
+		e.recheck = nil
+		for round := chunks; ; {
+			run.Run(round, e.jobs.check)
+			if !slices.ContainsFunc(e.gone[:round], func(g []int32) bool { return len(g) > 0 }) {
 				break
 			}
 			// Jacobi: withdrawals take effect together, after the round
-			run.Run(chunks, e.jobs.withdraw)
-			for _, gone := range e.gone[:chunks] {
+			run.Run(round, e.jobs.withdraw)
+			// the next round checks the neighbours of the withdrawn
+			// proposals only, each once
+			next := e.recheckBuf[:0]
+			for _, gone := range e.gone[:round] {
 				for _, k := range gone {
 					var buf [nearBuf]int32
 					for _, j := range e.near(int(k), e.objs[k].p, e.objs[k].radius+maxReach, buf[:0]) {
-						e.objs[j].check = true
+						if o := &e.objs[j]; !o.check {
+							o.check = true
+							next = append(next, j)
+						}
 					}
 				}
 			}
+			e.recheck, e.recheckBuf = next, next
+			round = (len(next) + e.chunk - 1) / e.chunk
 		}
 		// 3. accept what is left
 		run.Run(chunks, e.jobs.accept)
@@ -294,24 +305,33 @@ func (e *Engine) makeJobs() {
 		e.reachOf[c] = m
 	}
 	e.jobs.check = func(c int) {
-		e.changed[c] = false
+		// conflicts reads the other objects' poses and proposals, never
+		// their flags: clearing check here leaves the round Jacobi
 		pad := e.maxR + e.maxReach
-		for k := c * e.chunk; k < min((c+1)*e.chunk, len(e.objs)); k++ {
+		gone := e.gone[c][:0]
+		one := func(k int) {
 			o := &e.objs[k]
-			o.withdraw = o.check && o.moving && e.conflicts(k, pad)
-			e.changed[c] = e.changed[c] || o.withdraw
+			if o.check && o.moving && e.conflicts(k, pad) {
+				gone = append(gone, int32(k))
+			}
+			o.check = false
 		}
+		if e.recheck == nil {
+			for k := c * e.chunk; k < min((c+1)*e.chunk, len(e.objs)); k++ {
+				one(k)
+			}
+		} else {
+			for _, k := range e.recheck[c*e.chunk : min((c+1)*e.chunk, len(e.recheck))] {
+				one(int(k))
+			}
+		}
+		e.gone[c] = gone
 	}
 	e.jobs.withdraw = func(c int) {
-		e.gone[c] = e.gone[c][:0]
-		for k := c * e.chunk; k < min((c+1)*e.chunk, len(e.objs)); k++ {
+		for _, k := range e.gone[c] {
 			o := &e.objs[k]
-			o.check = false
-			if o.withdraw {
-				o.moving = false
-				o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.cos, o.sin
-				e.gone[c] = append(e.gone[c], int32(k))
-			}
+			o.moving = false
+			o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.cos, o.sin
 		}
 	}
 	e.jobs.accept = func(c int) {
