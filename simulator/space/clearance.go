@@ -9,11 +9,14 @@ import (
 // clearance is how far a mobile body was from every other mobile body
 // when the index was built: the gap between its bounding disc and the
 // nearest other one, or a lower bound of it; and where the body is in the
-// index.
+// index, with its reach and the bounds of its neighbour list, so that a
+// query reads one entry (in body order) before the list itself.
 type clearance struct {
-	pos  ci.Vector2 // the body's position then
-	gap  float64
-	item int32 // its item in the mobile index
+	pos        ci.Vector2 // the body's position then
+	gap        float64
+	r          float64 // its reach then
+	item       int32   // its item in the mobile index
+	start, end int32   // its neighbour list: nb[item/reindexChunk][start:end]
 }
 
 // clearanceJob computes the clearance and the neighbour list of the items
@@ -29,6 +32,7 @@ func (s *Space) clearanceJob(c int) {
 	nb := s.nb[c][:0]
 	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(s.mitem)); k++ {
 		m := &s.mitem[k]
+		start := int32(len(nb))
 		// Only the cells within maxClearance of the disc are scanned:
 		// beyond them every body is farther, so the bound holds.
 		gap := maxClearance
@@ -60,8 +64,7 @@ func (s *Space) clearanceJob(c int) {
 				}
 			}
 		}
-		s.nbEnd[k] = int32(len(nb))
-		s.clear[m.body] = clearance{pos: m.pos, gap: gap, item: int32(k)}
+		s.clear[m.body] = clearance{pos: m.pos, gap: gap, r: m.r, item: int32(k), start: start, end: int32(len(nb))}
 	}
 	s.nb[c] = nb
 }
@@ -113,18 +116,12 @@ func (s *Space) neighbours(i int, p, q ci.Vector2, r float64) ([]int32, bool) {
 	if c.pos != p {
 		return nil, false
 	}
-	reach := s.mitem[c.item].r
 	if q != p {
 		d := q.Sub(p)
 		r += math.Sqrt(d.X*d.X + d.Y*d.Y)
 	}
-	if r-reach > maxClearance-listSlack {
+	if r-c.r > maxClearance-listSlack {
 		return nil, false
 	}
-	k := int(c.item)
-	start := int32(0)
-	if k%reindexChunk != 0 {
-		start = s.nbEnd[k-1]
-	}
-	return s.nb[k/reindexChunk][start:s.nbEnd[k]], true
+	return s.nb[c.item/reindexChunk][c.start:c.end], true
 }

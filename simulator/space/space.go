@@ -34,9 +34,9 @@ type Space struct {
 	// of the last Reindex (clearance.go).
 	clear []clearance
 	// nb holds, per chunk of the mobile index, the neighbour lists of its
-	// items one after the other; nbEnd, per item, where its list ends.
-	nb    [][]int32
-	nbEnd []int32
+	// items one after the other (each body's clearance says where its
+	// list is).
+	nb [][]int32
 }
 
 // Runner runs n independent jobs, maybe in parallel (the simulator's
@@ -184,7 +184,6 @@ func (s *Space) ReindexWith(run Runner) {
 		s.clear = append(s.clear, clearance{})
 		s.unclear(k) // static, until the index says otherwise
 	}
-	s.nbEnd = resize(s.nbEnd, n)
 	for len(s.nb) < chunks {
 		s.nb = append(s.nb, nil)
 	}
