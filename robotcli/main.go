@@ -83,6 +83,7 @@ import (
 	_ "github.com/argosgo/argos/realrobot/epuck"
 	_ "github.com/argosgo/argos/realrobot/eyebot"
 	_ "github.com/argosgo/argos/realrobot/footbot"
+	"github.com/argosgo/argos/realrobot/udpmsg"
 )
 
 // defaultBoard is the board of a robot build: argos robot build sets it
@@ -349,8 +350,79 @@ func setup(f *flags, log *logrus.Logger, onTick func(realrobot.TickStats)) (*rea
 		opt.Seed = uint64(time.Now().UnixNano())
 		log.Infof("random_seed is 0: using %d", opt.Seed)
 	}
+	if n := messagingNode(c); n != nil {
+		rt, err := openWithMessaging(b, c, n, opt, log)
+		return rt, opt, err
+	}
 	rt, err := realrobot.Open(b, c, opt)
 	return rt, opt, err
+}
+
+// messagingNode returns the <messaging> element of controller entry c
+// (the sensor's, else the actuator's), or nil.
+func messagingNode(c *config.Controller) *config.Node {
+	for _, d := range append(slices.Clone(c.Sensors), c.Actuators...) {
+		if d.Tag == ci.TagMessaging {
+			return d.Node
+		}
+	}
+	return nil
+}
+
+// openWithMessaging opens board b for c's devices other than messaging,
+// and carries its messages over UDP (realrobot/udpmsg).
+func openWithMessaging(b boards.Board, c *config.Controller, n *config.Node, opt realrobot.Options, log *logrus.Logger) (*realrobot.Runtime, error) {
+	var all, board realrobot.Devices
+	for _, s := range c.Sensors {
+		all.Sensors = append(all.Sensors, s.Tag)
+		if s.Tag != ci.TagMessaging {
+			board.Sensors = append(board.Sensors, s.Tag)
+		}
+	}
+	for _, a := range c.Actuators {
+		all.Actuators = append(all.Actuators, a.Tag)
+		if a.Tag != ci.TagMessaging {
+			board.Actuators = append(board.Actuators, a.Tag)
+		}
+	}
+	cc := *c
+	cc.Sensors, cc.Actuators = nil, nil
+	for _, s := range c.Sensors {
+		if s.Tag != ci.TagMessaging {
+			cc.Sensors = append(cc.Sensors, s)
+		}
+	}
+	for _, a := range c.Actuators {
+		if a.Tag != ci.TagMessaging {
+			cc.Actuators = append(cc.Actuators, a)
+		}
+	}
+	if _, err := realrobot.DevicesOf(&b, &cc); err != nil {
+		return nil, err
+	}
+	factory, err := ci.Controllers.Lookup(c.Label)
+	if err != nil {
+		return nil, c.Node.Errorf("robot: %v; the robot binary links only the controllers imported by cmd/robot", err)
+	}
+	cfg, err := udpmsg.ConfigOf(n, opt.RobotID)
+	if err != nil {
+		return nil, err
+	}
+	link, err := udpmsg.Open(cfg)
+	if err != nil {
+		return nil, n.Errorf("%v", err)
+	}
+	drv, err := realrobot.OpenDriver(b, board, log)
+	if err != nil {
+		return nil, errors.Join(err, link.Close())
+	}
+	log.Infof("messages over UDP: receiving on %s, sending to %s", link.Addr(), strings.Join(append(slices.Clone(cfg.Peers), cfg.Group), " "))
+	w := udpmsg.Wrap(drv, link)
+	rt, err := realrobot.New(w, realrobot.Spec{Label: c.Label, ID: c.ID, Controller: factory(), Params: c.Params, Devices: all}, opt)
+	if err != nil {
+		return nil, errors.Join(err, w.Stop(), w.Close())
+	}
+	return rt, nil
 }
 
 // override applies the link flags to the board.
