@@ -1,6 +1,3 @@
-// Package cli_test runs the experiment files of experiments/ascari
-// through the argos command, apart from the tests of the experiments
-// themselves so that those do not link the whole command.
 package cli_test
 
 import (
