@@ -76,14 +76,14 @@ import (
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/realrobot"
+	"github.com/argosgo/argos/realrobot/attach"
+	"github.com/argosgo/argos/realrobot/udpmsg"
 	"github.com/argosgo/argos/wire/simlink"
 	"github.com/sirupsen/logrus"
 
-	"github.com/argosgo/argos/realrobot/attach"
 	_ "github.com/argosgo/argos/realrobot/epuck"
 	_ "github.com/argosgo/argos/realrobot/eyebot"
 	_ "github.com/argosgo/argos/realrobot/footbot"
-	"github.com/argosgo/argos/realrobot/udpmsg"
 )
 
 // defaultBoard is the board of a robot build: argos robot build sets it
