@@ -77,6 +77,7 @@ type Server struct {
 	udp         *net.UDPConn
 	reals       map[string]*realBody
 	realIDs     []string // arena order
+	announced   bool     // the pose address was logged
 }
 
 // New reads a <remote> element and starts listening.
@@ -159,8 +160,18 @@ func New(n *config.Node, w *entity.World) (*Server, error) {
 // log.
 func (s *Server) Bind(m Mover, log Logger) {
 	s.mu.Lock()
+	first := s.mover == nil
 	s.mover, s.logger = m, log
 	s.mu.Unlock()
+	if first && log != nil {
+		log.Infof("remote: <remote id=%q>: controllers attach at %s", s.id, s.Addr())
+	}
+	if s.udp != nil && !s.announced {
+		s.announced = true
+		if log != nil {
+			log.Infof("remote: <remote id=%q>: poses of real robots at udp %s", s.id, s.PoseAddr())
+		}
+	}
 }
 
 func (s *Server) logf(format string, args ...any) {
