@@ -60,7 +60,7 @@ func (s *Space) clearanceJob(c int) {
 				gq := math.Sqrt(d2) - m.r - o.r
 				gap = min(gap, gq)
 				if gq <= maxClearance {
-					nb = append(nb, int32(q))
+					nb = append(nb, *o)
 				}
 			}
 		}
@@ -108,7 +108,7 @@ func (s *Space) clearOf(i int, p ci.Vector2, r float64) bool {
 // came within maxClearance of body i's when the index was built, if the
 // index holds i at p and every body whose bounding disc comes within r of
 // q is among them (|q-p| + r stays within maxClearance of i's disc).
-func (s *Space) neighbours(i int, p, q ci.Vector2, r float64) ([]int32, bool) {
+func (s *Space) neighbours(i int, p, q ci.Vector2, r float64) ([]mobileItem, bool) {
 	if i >= len(s.clear) {
 		return nil, false
 	}

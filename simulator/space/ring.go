@@ -21,8 +21,9 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 	b := &s.Bodies[i]
 	p := b.Pos
 	var buf [ringCands]int32
-	cands := s.ringCands(i, p, outer, z, buf[:0])
-	if len(cands) == 0 {
+	var dbuf [ringCands]ringDisc
+	cands, discs := s.ringCands(i, p, outer, z, buf[:0], dbuf[:0])
+	if len(cands) == 0 && len(discs) == 0 {
 		for k := range dirs {
 			t[k] = -1
 		}
@@ -34,19 +35,15 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 		c, sn := b.Cos*d.X-b.Sin*d.Y, b.Sin*d.X+b.Cos*d.Y
 		from := ci.Vector2{X: p.X + c*inner, Y: p.Y + sn*inner}
 		to := ci.Vector2{X: p.X + c*outer, Y: p.Y + sn*outer}
+		// the first hit is the least fraction, whatever the order
 		best := 2.0
-		for _, j := range cands {
-			var ti float64
-			var ok bool
-			if j >= 0 {
-				// a plain disc of the mobile index: the item has its
-				// position and radius
-				m := &s.mitem[j]
-				ti, ok = rayDisc(from, to, m.pos, m.r)
-			} else {
-				ti, ok = s.Bodies[^j].rayHit(from, to)
+		for _, d := range discs {
+			if ti, ok := rayDisc(from, to, d.pos, d.r); ok && ti < best {
+				best = ti
 			}
-			if ok && ti < best {
+		}
+		for _, j := range cands {
+			if ti, ok := s.Bodies[j].rayHit(from, to); ok && ti < best {
 				best = ti
 			}
 		}
@@ -60,11 +57,17 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 	return hits
 }
 
-// ringCands appends to buf the bodies that Nearby(p, r, z, i) returns,
-// plain discs of the mobile index as their item, the others as the
-// complement of their handle (without removing the repeats of static
-// bodies spanning several cells, which change no minimum).
-func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, buf []int32) []int32 {
+// ringDisc is a plain disc of the mobile index, as a ray meets it.
+type ringDisc struct {
+	pos ci.Vector2
+	r   float64
+}
+
+// ringCands appends the bodies that Nearby(p, r, z, i) returns: plain
+// discs of the mobile index to discs, as their disc, and the others to
+// buf, as their handle (without removing the repeats of static bodies
+// spanning several cells, which change no minimum).
+func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, buf []int32, discs []ringDisc) ([]int32, []ringDisc) {
 	m := ci.Vector2{X: r, Y: r}
 	g := &s.static
 	x0, y0, x1, y1 := g.span(p.Sub(m), p.Add(m))
@@ -76,15 +79,14 @@ func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, buf []int32) []int3
 				if int(j) == i || !o.spans(z) || o.Distance(p) > r {
 					continue
 				}
-				buf = append(buf, ^j)
+				buf = append(buf, j)
 			}
 		}
 	}
 	if s.clearOf(i, p, r) {
-		return buf // no other mobile body comes within r of the body at p
+		return buf, discs // no other mobile body comes within r of the body at p
 	}
-	add := func(k int32) {
-		it := &s.mitem[k]
+	add := func(it *mobileItem) {
 		d := it.pos.Sub(p)
 		reach := r + it.r
 		if d.X*d.X+d.Y*d.Y > reach*reach {
@@ -95,16 +97,16 @@ func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, buf []int32) []int3
 			return
 		}
 		if it.plain {
-			buf = append(buf, k)
+			discs = append(discs, ringDisc{it.pos, it.r})
 		} else {
-			buf = append(buf, ^it.body)
+			buf = append(buf, it.body)
 		}
 	}
 	if list, ok := s.neighbours(i, p, p, r); ok {
-		for _, k := range list {
-			add(k)
+		for k := range list {
+			add(&list[k])
 		}
-		return buf
+		return buf, discs
 	}
 	mg := &s.mobile
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
@@ -117,8 +119,8 @@ func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, buf []int32) []int3
 			k0, k1 = mg.rowDense(y, x0, x1)
 		}
 		for k := k0; k < k1; k++ {
-			add(int32(k))
+			add(&s.mitem[k])
 		}
 	}
-	return buf
+	return buf, discs
 }

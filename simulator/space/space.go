@@ -35,8 +35,9 @@ type Space struct {
 	clear []clearance
 	// nb holds, per chunk of the mobile index, the neighbour lists of its
 	// items one after the other (each body's clearance says where its
-	// list is).
-	nb [][]int32
+	// list is), as copies of the neighbours' items: a query reads its
+	// list in one run instead of items scattered over the index.
+	nb [][]mobileItem
 }
 
 // Runner runs n independent jobs, maybe in parallel (the simulator's
@@ -280,8 +281,8 @@ func (s *Space) Crowded(i int, gap float64) bool {
 		if !s.static.visit(lo.Sub(m), hi.Add(m), check) {
 			return crowded
 		}
-		for _, k := range list {
-			if !check(int(s.mitem[k].body)) {
+		for k := range list {
+			if !check(int(list[k].body)) {
 				break
 			}
 		}
@@ -433,8 +434,7 @@ func (s *Space) NearMobileDisc(p ci.Vector2, r float64, fn func(i int) bool) {
 // index holds it there and q is near p, the bodies are read from i's
 // neighbour list instead of the index's rows.
 func (s *Space) NearMobileDiscOf(i int, p, q ci.Vector2, r float64, buf []int32) []int32 {
-	add := func(k int32) {
-		m := &s.mitem[k]
+	add := func(m *mobileItem) {
 		d := m.pos.Sub(q)
 		if reach := r + m.r; d.X*d.X+d.Y*d.Y > reach*reach || int(m.body) == i {
 			return
@@ -442,8 +442,8 @@ func (s *Space) NearMobileDiscOf(i int, p, q ci.Vector2, r float64, buf []int32)
 		buf = append(buf, m.body)
 	}
 	if list, ok := s.neighbours(i, p, q, r); ok {
-		for _, k := range list {
-			add(k)
+		for k := range list {
+			add(&list[k])
 		}
 		return buf
 	}
@@ -458,7 +458,7 @@ func (s *Space) NearMobileDiscOf(i int, p, q ci.Vector2, r float64, buf []int32)
 			k0, k1 = g.rowDense(y, x0, x1)
 		}
 		for k := k0; k < k1; k++ {
-			add(int32(k))
+			add(&s.mitem[k])
 		}
 	}
 	return buf
