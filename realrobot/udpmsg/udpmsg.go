@@ -8,7 +8,8 @@
 //
 //	<messaging implementation="default"
 //	           group="239.255.14.1:47014"   multicast group (joined) or broadcast address:port
-//	           peers="10.0.0.5:47014,..."    or unicast to these peers
+//	           peers="10.0.0.5:47014,..."    or unicast to these peers (one of the two is required:
+//	                                         nothing listens beyond loopback unless the file says so)
 //	           listen="127.0.0.1:47014"      where to receive (default: loopback, port 47014;
 //	                                         with a group, the group's port on every interface)
 //	           token_env="ARGOS_MESSAGING_TOKEN"  or token="...": required
@@ -51,7 +52,7 @@ import (
 // Defaults of the <messaging> element on a real robot.
 const (
 	DefaultPort   = 47014
-	DefaultGroup  = "239.255.14.1:47014"
+	DefaultGroup  = "239.255.14.1:47014" // the documented group; files name it
 	DefaultListen = "127.0.0.1:47014"
 	TokenEnv      = "ARGOS_MESSAGING_TOKEN"
 	Magic         = "AGM1"
@@ -89,7 +90,7 @@ func ConfigOf(n *config.Node, id string) (Config, error) {
 		}
 	}
 	if c.Group == "" && len(c.Peers) == 0 {
-		c.Group = DefaultGroup
+		return c, n.Errorf("udpmsg: on a real robot <messaging> needs where its messages go: group=%q (multicast on the robots' LAN; a broadcast address:port works too) or peers=\"host:port,...\"", DefaultGroup)
 	}
 	c.Listen = n.StringOr("listen", "")
 	if c.Listen == "" && len(c.Peers) > 0 {

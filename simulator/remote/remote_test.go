@@ -140,11 +140,21 @@ func remoteXML(mode string) string {
 }
 
 // An attached controller in this process drives the robot exactly as
-// the controller in the simulator does.
+// the controller in the simulator does, whatever the number of threads.
 func TestAttachedInProcessMatches(t *testing.T) {
 	want := inProcess(t)
+	for _, threads := range []int{0, 2} {
+		t.Run(fmt.Sprint("threads=", threads), func(t *testing.T) { attachedMatches(t, want, threads) })
+	}
+}
+
+func attachedMatches(t *testing.T, want []ci.Vector2, threads int) {
 	exp := experiment(t, remoteXML("lockstep"))
-	sim := newSim(t, exp)
+	sim, err := simulator.New(exp, simulator.Options{Threads: &threads})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
 	drv, err := attach.Dial(attach.Options{Addr: server(t, sim).Addr(), Token: token, RobotID: "fb0", Devices: devsOf(exp)})
 	if err != nil {
 		t.Fatal(err)
