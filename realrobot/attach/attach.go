@@ -263,9 +263,6 @@ func (d *Driver) Stop() error {
 	d.wmu.Lock()
 	defer d.wmu.Unlock()
 	d.sup.Stopped()
-	for _, a := range d.acts {
-		a.Stop()
-	}
 	if d.closed {
 		return nil
 	}
@@ -277,14 +274,26 @@ func (d *Driver) Stop() error {
 	return d.send(true)
 }
 
-// send writes an Act; d.wmu is held. A stop carries no messages.
+// send writes an Act; d.wmu is held. A stop carries zero wheel speeds
+// and no messages, and leaves what the controller set as it was.
 func (d *Driver) send(stop bool) error {
 	d.scratch = d.scratch[:0]
 	d.ends = d.ends[:0]
 	for _, a := range d.acts {
-		if _, msg := a.(*simlink.MessagingActuator); msg && stop {
-			d.scratch = simlink.AppendMessages(d.scratch, nil)
-		} else {
+		switch a.(type) {
+		case *simlink.MessagingActuator:
+			if stop {
+				d.scratch = simlink.AppendMessages(d.scratch, nil)
+				break
+			}
+			d.scratch = a.AppendPayload(d.scratch)
+		case *simlink.SteeringActuator:
+			if stop {
+				d.scratch = (&simlink.SteeringActuator{}).AppendPayload(d.scratch)
+				break
+			}
+			d.scratch = a.AppendPayload(d.scratch)
+		default:
 			d.scratch = a.AppendPayload(d.scratch)
 		}
 		d.ends = append(d.ends, len(d.scratch))

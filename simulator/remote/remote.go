@@ -69,6 +69,7 @@ type Server struct {
 	wg      sync.WaitGroup
 	logger  Logger
 	warned  map[string]bool
+	closing chan struct{} // closed by Close
 
 	// robots marked real="true" (real.go)
 	mover       Mover
@@ -86,7 +87,7 @@ func New(n *config.Node, w *entity.World) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{node: n, proxies: map[string]*proxy{}, conns: map[net.Conn]bool{}, tps: ticksPerSecondOf(n),
-		warned: map[string]bool{}, reals: map[string]*realBody{}}
+		warned: map[string]bool{}, reals: map[string]*realBody{}, closing: make(chan struct{})}
 	s.poseAddr = n.StringOr("pose_address", DefaultAddress)
 	stale, err := n.FloatOr("stale", 0.5)
 	if err != nil {
@@ -206,6 +207,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
+	close(s.closing)
 	for _, p := range s.proxies {
 		p.detach("the simulation ended")
 	}
@@ -335,6 +337,9 @@ func (s *Server) serve(nc net.Conn) {
 		case <-p.ready:
 		case <-t.C:
 			ok = false
+		case <-s.closing:
+			t.Stop()
+			return
 		}
 		t.Stop()
 	}
