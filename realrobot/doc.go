@@ -11,6 +11,12 @@
 // the devices the controller declares, and initialises the controller;
 // [New] does the same on a driver the caller opened (tests, custom links).
 //
+// Two drivers are not hardware: realrobot/attach links the controller to
+// a robot of a running simulation (the board "sim"; with a robot's
+// board, a real robot of a mixed experiment gets the simulation's
+// virtual readings), and realrobot/udpmsg adds the ci messaging devices
+// over UDP between real robots.
+//
 // # Faults
 //
 // [Runtime.Run] never leaves the wheels running after something went
