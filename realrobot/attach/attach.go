@@ -207,7 +207,7 @@ func (d *Driver) read() {
 // Sense waits for the simulation's next readings.
 func (d *Driver) Sense() error {
 	d.wmu.Lock()
-	d.sup.BeginSense()
+	mark := d.sup.BeginSense()
 	d.wmu.Unlock()
 	t := time.NewTimer(d.timeout)
 	defer t.Stop()
@@ -235,8 +235,14 @@ func (d *Driver) Sense() error {
 		}
 	}
 	d.wmu.Lock()
+	defer d.wmu.Unlock()
 	d.tick = d.frame.Tick
-	d.wmu.Unlock()
+	if d.sup.Superseded(mark) && !d.closed {
+		// A stop came while the readings were on their way: it carried
+		// the older tick, and this tick's Act will not be sent. The stop
+		// answers this tick, so that a simulation in lockstep goes on.
+		return d.send(true)
+	}
 	return nil
 }
 

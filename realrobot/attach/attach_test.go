@@ -5,6 +5,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/realrobot"
@@ -142,5 +143,40 @@ func TestMergeMax(t *testing.T) {
 	}
 	if a := <-acts; a.Tick != 1 {
 		t.Errorf("the simulation got act %+v", a)
+	}
+}
+
+// A stop that comes while the readings of a tick are on their way
+// answers that tick too: a simulation in lockstep must not wait for an
+// Act the runtime will not send (an overrun during Sense).
+func TestStopDuringSenseAnswersTheTick(t *testing.T) {
+	acts := make(chan simlink.Frame, 100)
+	devs := realrobot.Devices{Sensors: []string{ci.TagProximity}, Actuators: []string{ci.TagDifferentialSteering}}
+	drv, err := attach.Dial(attach.Options{Addr: fakeSim(t, "tok", fakeProx{{}}, acts), Token: "tok", RobotID: "r", Devices: devs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close()
+	if err := drv.Sense(); err != nil { // tick 1, not answered yet
+		t.Fatal(err)
+	}
+	sensed := make(chan error, 1)
+	go func() { sensed <- drv.Sense() }() // waits for tick 2
+	time.Sleep(200 * time.Millisecond)
+	if err := drv.Stop(); err != nil { // answers tick 1; the simulation sends tick 2
+		t.Fatal(err)
+	}
+	if err := <-sensed; err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []uint64{1, 2} {
+		select {
+		case a := <-acts:
+			if a.Tick != want || !a.Stop {
+				t.Fatalf("act %+v; want a stop for tick %d", a, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no stop for tick %d", want)
+		}
 	}
 }
