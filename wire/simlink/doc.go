@@ -42,7 +42,9 @@
 // waits and applies the last Act received (an Act for an older tick is
 // still applied, since it is the newest the client sent). An Act with
 // the stop flag may come at any time (the robot runtime stopping its
-// wheels) and counts as the answer for its tick.
+// wheels) and counts as the answer for its tick; a client that stopped
+// while the next Sense was on its way answers that Sense with a stop
+// too.
 //
 // # Device payloads
 //
