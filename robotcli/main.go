@@ -646,6 +646,9 @@ func setupMixed(f *flags, exp *config.Experiment, c *config.Controller, b boards
 		all.Actuators = append(all.Actuators, a.Tag)
 		if b.HasActuator(a.Tag) {
 			board.Actuators = append(board.Actuators, a.Tag)
+			if a.Tag == ci.TagLEDs { // shown on the simulated body too
+				link.Actuators = append(link.Actuators, a.Tag)
+			}
 			continue
 		}
 		if simlink.ActuatorKindOf(a.Tag) == simlink.KindNone {

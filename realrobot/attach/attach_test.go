@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/ci/citest"
 	"github.com/argosgo/argos/realrobot"
 	"github.com/argosgo/argos/realrobot/attach"
 	"github.com/argosgo/argos/realrobot/realrobottest"
@@ -44,8 +45,14 @@ func fakeSim(t *testing.T, token string, ring fakeProx, acts chan<- simlink.Fram
 			c.Write(simlink.FrameReject, func(b []byte) []byte { return simlink.AppendReason(b, "wrong token") })
 			return
 		}
+		params := make([]int, len(h.Actuators))
+		for i, a := range h.Actuators {
+			if a == ci.TagLEDs {
+				params[i] = 2 // the simulated body has 2 LEDs
+			}
+		}
 		c.Write(simlink.FrameWelcome, func(b []byte) []byte {
-			return simlink.AppendWelcome(b, simlink.Welcome{Version: 1, TicksPerSecond: 10, Params: make([]int, len(h.Actuators))})
+			return simlink.AppendWelcome(b, simlink.Welcome{Version: 1, TicksPerSecond: 10, Params: params})
 		})
 		for tick := uint64(1); ; tick++ {
 			var devs [][]byte
@@ -178,5 +185,37 @@ func TestStopDuringSenseAnswersTheTick(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("no stop for tick %d", want)
 		}
+	}
+}
+
+// ledBoard is a fake robot with LEDs.
+type ledBoard struct {
+	*realrobottest.Driver
+	leds *citest.LEDs
+}
+
+func (b ledBoard) Actuator(tag string) (any, bool) {
+	if tag == ci.TagLEDs {
+		return b.leds, true
+	}
+	return b.Driver.Actuator(tag)
+}
+
+// LEDs declared on both sides light the robot and its simulated body.
+func TestMergeLEDs(t *testing.T) {
+	acts := make(chan simlink.Frame, 100)
+	link, err := attach.Dial(attach.Options{Addr: fakeSim(t, "tok", nil, acts), Token: "tok", RobotID: "ep0",
+		Devices: realrobot.Devices{Actuators: []string{ci.TagLEDs}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := ledBoard{realrobottest.NewDriver(), citest.NewLEDs(2)}
+	m := attach.Merge(board, link, nil)
+	defer m.Close()
+	d, _ := m.Actuator(ci.TagLEDs)
+	d.(ci.LEDs).SetAllColors(ci.Red)
+	v, _ := link.Actuator(ci.TagLEDs)
+	if board.leds.Colors[1] != ci.Red || v.(*simlink.LEDsActuator).Colors()[1] != ci.Red {
+		t.Errorf("robot's LEDs %v, simulated body's %v; want both red", board.leds.Colors, v.(*simlink.LEDsActuator).Colors())
 	}
 }

@@ -13,12 +13,14 @@ import (
 // readings, or both merged, tag by tag (the merge rules of <remote>,
 // simlink.ParseMerge); its actuators are the robot's, and those the
 // board lacks (messaging) go through the simulation, whose channel
-// models carry the messages.
+// models carry the messages. LEDs declared on both sides are set on
+// both: the robot's, and its body's, which simulated cameras see.
 type Merged struct {
 	real  realrobot.Driver
 	link  *Driver
 	rules map[string]string
 	sens  map[string]any
+	leds  *teeLEDs // the robot's LEDs, shown on its simulated body too
 }
 
 var _ realrobot.Driver = (*Merged)(nil)
@@ -47,7 +49,30 @@ func Merge(real realrobot.Driver, link *Driver, rules map[string]string) *Merged
 			}
 		}
 	}
+	if r, ok := real.Actuator(ci.TagLEDs); ok {
+		if v, ok := link.Actuator(ci.TagLEDs); ok {
+			rl, ok1 := r.(ci.LEDs)
+			vl, ok2 := v.(ci.LEDs)
+			if ok1 && ok2 {
+				m.leds = &teeLEDs{real: rl, virtual: vl}
+			}
+		}
+	}
 	return m
+}
+
+// teeLEDs sets the robot's LEDs and those of its simulated body, which
+// the cameras of simulated robots see.
+type teeLEDs struct{ real, virtual ci.LEDs }
+
+func (t *teeLEDs) Len() int { return t.real.Len() }
+func (t *teeLEDs) SetSingleColor(i int, c ci.Color) {
+	t.real.SetSingleColor(i, c)
+	t.virtual.SetSingleColor(i, c)
+}
+func (t *teeLEDs) SetAllColors(c ci.Color) {
+	t.real.SetAllColors(c)
+	t.virtual.SetAllColors(c)
 }
 
 // Done is closed when the simulation said bye or the link dropped.
@@ -98,6 +123,9 @@ func (m *Merged) Sensor(tag string) (any, bool) {
 // Actuator returns the robot's actuator of the tag, or the simulation's
 // when the board has none (messaging).
 func (m *Merged) Actuator(tag string) (any, bool) {
+	if tag == ci.TagLEDs && m.leds != nil {
+		return m.leds, true
+	}
 	if d, ok := m.real.Actuator(tag); ok {
 		return d, true
 	}

@@ -1,6 +1,10 @@
 package remote_test
 
 import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -88,5 +92,60 @@ func TestMessagingThroughTheLink(t *testing.T) {
 	}
 	if h := remote.heard("fb1"); h < 25 {
 		t.Errorf("the attached robot heard the simulated one up to %d of 30", h)
+	}
+}
+
+// Range and bearing through the link: the attached robot hears the
+// simulated one at its distance.
+func TestRangeAndBearingThroughTheLink(t *testing.T) {
+	data, err := os.ReadFile("testdata/messaging.argos")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.NewReplacer(
+		`<messaging implementation="default" />
+      </actuators>`, `<messaging implementation="default" />
+        <range_and_bearing implementation="default" />
+      </actuators>`,
+		`<messaging implementation="default" />
+      </sensors>`, `<messaging implementation="default" />
+        <range_and_bearing implementation="medium" medium="rab" />
+      </sensors>`,
+		`<channel id="radio" />`, `<channel id="radio" /><range_and_bearing id="rab" />`).Replace(string(data))
+	file := filepath.Join(t.TempDir(), "rab.argos")
+	if err := os.WriteFile(file, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exp, err := config.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim := newSim(t, exp)
+	devs := realrobot.Devices{Sensors: []string{ci.TagRangeAndBearing}, Actuators: []string{ci.TagRangeAndBearing}}
+	drv, err := attach.Dial(attach.Options{Addr: server(t, sim).Addr(), Token: token, RobotID: "fb0", Devices: devs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close()
+	a, _ := drv.Actuator(ci.TagRangeAndBearing)
+	a.(ci.RangeAndBearingActuator).SetData([]byte{42})
+	var got []ci.RABPacket
+	for range 3 {
+		errc := make(chan error, 1)
+		go func() { errc <- sim.Step() }()
+		if err := drv.Sense(); err != nil {
+			t.Fatal(err)
+		}
+		d, _ := drv.Sensor(ci.TagRangeAndBearing)
+		got = d.(ci.RangeAndBearingSensor).Packets()
+		if err := drv.Act(); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got) != 1 || math.Abs(got[0].Range-100) > 5 {
+		t.Errorf("the attached robot heard %+v; want fb1 at about 100 cm", got)
 	}
 }

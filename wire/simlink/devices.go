@@ -24,6 +24,8 @@ const (
 	KindSteering
 	KindLEDs
 	KindMessaging
+	KindRABSensor
+	KindRAB
 )
 
 // SensorKindOf returns how the sensor with the tag travels, or KindNone
@@ -42,6 +44,8 @@ func SensorKindOf(tag string) Kind {
 		return KindSteeringSensor
 	case ci.TagMessaging:
 		return KindMessagingSensor
+	case ci.TagRangeAndBearing:
+		return KindRABSensor
 	}
 	return KindNone
 }
@@ -56,14 +60,16 @@ func ActuatorKindOf(tag string) Kind {
 		return KindLEDs
 	case ci.TagMessaging:
 		return KindMessaging
+	case ci.TagRangeAndBearing:
+		return KindRAB
 	}
 	return KindNone
 }
 
 // Supported lists the tags the link carries, for error messages.
 const Supported = "sensors: proximity, footbot_proximity, epuck_proximity, eyebot_proximity, light, footbot_light, epuck_light, eyebot_light, " +
-	"ground, footbot_motor_ground, footbot_base_ground, epuck_ground, positioning, differential_steering, messaging; " +
-	"actuators: differential_steering, leds, messaging"
+	"ground, footbot_motor_ground, footbot_base_ground, epuck_ground, positioning, differential_steering, messaging, range_and_bearing; " +
+	"actuators: differential_steering, leds, messaging, range_and_bearing"
 
 // AppendSensor appends the payload of sensor dev (the simulator's
 // device, read through its ci interface).
@@ -123,6 +129,18 @@ func AppendSensor(buf []byte, k Kind, dev any) ([]byte, error) {
 			return buf, wrongType(k, dev)
 		}
 		buf = AppendMessages(buf, d.Inbox())
+	case KindRABSensor:
+		d, ok := dev.(ci.RangeAndBearingSensor)
+		if !ok {
+			return buf, wrongType(k, dev)
+		}
+		ps := d.Packets()
+		buf = binary.AppendUvarint(buf, uint64(len(ps)))
+		for _, p := range ps {
+			buf = appendFloat(appendFloat(appendFloat(buf, p.Range), p.HorizontalBearing), p.VerticalBearing)
+			buf = binary.AppendUvarint(buf, uint64(len(p.Data)))
+			buf = append(buf, p.Data...)
+		}
 	default:
 		return buf, fmt.Errorf("simlink: kind %d is no sensor", k)
 	}
@@ -221,8 +239,34 @@ func ApplyActuator(k Kind, dev any, data []byte) error {
 		for _, m := range ms {
 			d.Send(m.Topic, m.To, m.Payload)
 		}
+	case KindRAB:
+		d, ok := dev.(ci.RangeAndBearingActuator)
+		if !ok {
+			return wrongType(k, dev)
+		}
+		data := r.take(r.count("range_and_bearing data", MaxRABData), "range_and_bearing data")
+		if err := r.end("range_and_bearing"); err != nil {
+			return err
+		}
+		return setRAB(d, data)
 	default:
 		return fmt.Errorf("simlink: kind %d is no actuator", k)
 	}
+	return nil
+}
+
+// MaxRABData is the largest range-and-bearing payload the link carries.
+const MaxRABData = 1024
+
+// setRAB sets the payload; a payload longer than the robot's
+// rab_data_size (the device panics) is an error.
+func setRAB(d ci.RangeAndBearingActuator, data []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("simlink: range_and_bearing: %v", p)
+		}
+	}()
+	d.ClearData()
+	d.SetData(data)
 	return nil
 }

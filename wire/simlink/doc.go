@@ -58,5 +58,9 @@
 //	                      right, wheel axis length; actuator: left, right (cm/s)
 //	leds                  count, then per LED 4 bytes R, G, B, A
 //	messaging             count, then per message its ci wire encoding
-//	                      (ci.AppendMessage), prefixed by its length
+//	                      (ci.AppendMessage), prefixed by its length (uint32)
+//	range_and_bearing     sensor: count, then per packet range, horizontal and
+//	                      vertical bearing (float64), data (length, bytes);
+//	                      actuator: data (length, bytes), at most the robot's
+//	                      rab_data_size
 package simlink

@@ -41,6 +41,8 @@ func NewSensor(k Kind) (Sensor, error) {
 		return &SteeringSensor{}, nil
 	case KindMessagingSensor:
 		return &MessagingSensor{}, nil
+	case KindRABSensor:
+		return &RABSensor{}, nil
 	}
 	return nil, fmt.Errorf("simlink: kind %d is no sensor", k)
 }
@@ -55,6 +57,8 @@ func NewActuator(k Kind, param int) (Actuator, error) {
 		return &LEDsActuator{colors: make([]ci.Color, param)}, nil
 	case KindMessaging:
 		return &MessagingActuator{}, nil
+	case KindRAB:
+		return &RABActuator{}, nil
 	}
 	return nil, fmt.Errorf("simlink: kind %d is no actuator", k)
 }
@@ -241,3 +245,65 @@ func (a *MessagingActuator) AppendPayload(buf []byte) []byte {
 
 // Stop implements Actuator: nothing queued is dropped.
 func (a *MessagingActuator) Stop() {}
+
+// RABSensor is the range-and-bearing receiver
+// (ci.RangeAndBearingSensor).
+type RABSensor struct{ p []ci.RABPacket }
+
+// Packets returns the packets of the last Sense.
+func (s *RABSensor) Packets() []ci.RABPacket { return s.p }
+
+// Decode implements Sensor.
+func (s *RABSensor) Decode(data []byte) error {
+	r := reader{b: data}
+	n := r.count("packets", 1<<16)
+	s.p = s.p[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		p := ci.RABPacket{Range: r.float("range"), HorizontalBearing: r.float("bearing"), VerticalBearing: r.float("elevation")}
+		p.Data = append([]byte(nil), r.take(r.count("data", MaxRABData), "data")...)
+		s.p = append(s.p, p)
+	}
+	return r.end("range_and_bearing")
+}
+
+// RABActuator holds the range-and-bearing payload
+// (ci.RangeAndBearingActuator); the simulation checks its size against
+// the robot's rab_data_size.
+type RABActuator struct{ data []byte }
+
+// SetData implements ci.RangeAndBearingActuator.
+func (a *RABActuator) SetData(data []byte) {
+	if len(data) > MaxRABData {
+		panic(fmt.Sprintf("simlink: range_and_bearing: %d bytes, the link carries at most %d", len(data), MaxRABData))
+	}
+	if len(data) > len(a.data) {
+		a.data = append(a.data, make([]byte, len(data)-len(a.data))...)
+	}
+	copy(a.data, data)
+}
+
+// SetByte implements ci.RangeAndBearingActuator.
+func (a *RABActuator) SetByte(i int, b byte) {
+	if i < 0 || i >= MaxRABData {
+		panic(fmt.Sprintf("simlink: range_and_bearing: SetByte(%d) beyond the %d bytes the link carries", i, MaxRABData))
+	}
+	if i >= len(a.data) {
+		a.data = append(a.data, make([]byte, i+1-len(a.data))...)
+	}
+	a.data[i] = b
+}
+
+// ClearData implements ci.RangeAndBearingActuator.
+func (a *RABActuator) ClearData() { clear(a.data) }
+
+// Data returns the payload set.
+func (a *RABActuator) Data() []byte { return a.data }
+
+// AppendPayload implements Actuator.
+func (a *RABActuator) AppendPayload(buf []byte) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(a.data)))
+	return append(buf, a.data...)
+}
+
+// Stop implements Actuator: the payload stays.
+func (a *RABActuator) Stop() {}

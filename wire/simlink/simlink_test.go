@@ -151,3 +151,43 @@ func TestDevicesBothSides(t *testing.T) {
 		t.Error("a message on a topic the actuator does not carry was sent")
 	}
 }
+
+type fakeRABSensor []ci.RABPacket
+
+func (f fakeRABSensor) Packets() []ci.RABPacket { return f }
+
+type fakeRAB struct{ data [4]byte }
+
+func (f *fakeRAB) SetData(d []byte) {
+	if len(d) > len(f.data) {
+		panic("too long")
+	}
+	copy(f.data[:], d)
+}
+func (f *fakeRAB) SetByte(i int, b byte) { f.data[i] = b }
+func (f *fakeRAB) ClearData()            { f.data = [4]byte{} }
+
+func TestRangeAndBearingBothSides(t *testing.T) {
+	in := fakeRABSensor{{Range: 100, HorizontalBearing: 0.5, Data: []byte{7, 8}}}
+	p, err := AppendSensor(nil, SensorKindOf(ci.TagRangeAndBearing), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := NewSensor(KindRABSensor)
+	if err := s.Decode(p); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.(*RABSensor).Packets(); len(got) != 1 || got[0].Range != 100 || !bytes.Equal(got[0].Data, []byte{7, 8}) {
+		t.Fatalf("packets %+v", got)
+	}
+	a, _ := NewActuator(ActuatorKindOf(ci.TagRangeAndBearing), 0)
+	a.(ci.RangeAndBearingActuator).SetByte(2, 9)
+	var dev fakeRAB
+	if err := ApplyActuator(KindRAB, &dev, a.AppendPayload(nil)); err != nil || dev.data != [4]byte{0, 0, 9, 0} {
+		t.Fatalf("payload %v, %v", dev.data, err)
+	}
+	a.(ci.RangeAndBearingActuator).SetData([]byte{1, 2, 3, 4, 5})
+	if err := ApplyActuator(KindRAB, &dev, a.AppendPayload(nil)); err == nil {
+		t.Error("a payload over the robot's size was set")
+	}
+}
