@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+
+	"github.com/argosgo/argos/ci"
 )
 
 // The decoders must never panic and must consume exactly what they
@@ -51,5 +53,7 @@ func FuzzDevices(f *testing.F) {
 		_, _ = ParseMessages(data, nil)
 		_ = ApplyActuator(KindSteering, &fakeWheels{}, data)
 		_ = ApplyActuator(KindMessaging, &fakeSender{}, data)
+		_ = ApplyActuator(KindRAB, &fakeRAB{}, data)
+		_ = ApplyActuator(KindLEDs, &LEDsActuator{colors: make([]ci.Color, 3)}, data)
 	})
 }
