@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -209,4 +211,82 @@ func FuzzParsePose(f *testing.F) {
 			t.Fatalf("%+v encodes to %+v, %v", p, q, err)
 		}
 	})
+}
+
+// proxProbe keeps the largest proximity reading it saw.
+type proxProbe struct {
+	prox ci.Proximity
+	mu   sync.Mutex
+	max  float64
+}
+
+func (p *proxProbe) Init(r ci.Robot, _ ci.Params) (err error) {
+	p.prox, err = ci.GetSensor[ci.Proximity](r, ci.TagFootBotProximity)
+	return err
+}
+
+func (p *proxProbe) ControlStep() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, r := range p.prox.Readings() {
+		p.max = max(p.max, r.Value)
+	}
+}
+func (p *proxProbe) Reset()         {}
+func (p *proxProbe) Destroy() error { return nil }
+
+func init() {
+	ci.Controllers.MustRegister("remote_test_probe", "Tests of simulator/remote: records its largest proximity reading.", func() ci.Controller { return &proxProbe{} })
+}
+
+// A simulated robot senses the body of a real robot where the pose
+// stream puts it.
+func TestSimulatedRobotSensesRealOne(t *testing.T) {
+	data, err := os.ReadFile("testdata/mixed.argos")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(data), `<foot-bot id="fb1">
+      <body position="1,0,0" orientation="180,0,0" />
+      <controller config="fdc" />`, `<foot-bot id="fb1">
+      <body position="1,0,0" orientation="180,0,0" />
+      <controller config="probe" />`, 1)
+	s = strings.Replace(s, `</controllers>`, `<remote_test_probe id="probe"><actuators/><sensors><footbot_proximity implementation="default" /></sensors></remote_test_probe>
+  </controllers>`, 1)
+	file := filepath.Join(t.TempDir(), "probe.argos")
+	if err := os.WriteFile(file, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exp, err := config.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim := newSim(t, exp)
+	srv := server(t, sim)
+	probe := sim.Controller(1).(*proxProbe)
+	seen := func() float64 {
+		probe.mu.Lock()
+		defer probe.mu.Unlock()
+		m := probe.max
+		probe.max = 0
+		return m
+	}
+	sendPose(t, srv.PoseAddr(), remote.Pose{Token: token, ID: "fb0", Seq: 1, X: -2, Y: 2})
+	waitPose(t, sim, -2, 2)
+	seen()
+	for range 3 {
+		if err := sim.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	far := seen()
+	sendPose(t, srv.PoseAddr(), remote.Pose{Token: token, ID: "fb0", Seq: 2, X: 0.8, Y: 0})
+	waitPose(t, sim, 0.8, 0)
+	if err := sim.Step(); err != nil {
+		t.Fatal(err)
+	}
+	near := seen()
+	if far != 0 || near < 0.1 {
+		t.Errorf("fb1's proximity with the real robot far: %g (want 0), next to it: %g (want > 0.1)", far, near)
+	}
 }
