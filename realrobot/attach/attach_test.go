@@ -219,3 +219,19 @@ func TestMergeLEDs(t *testing.T) {
 		t.Errorf("robot's LEDs %v, simulated body's %v; want both red", board.leds.Colors, v.(*simlink.LEDsActuator).Colors())
 	}
 }
+
+// The merged driver passes the conformance test of drivers.
+func TestMergedConformance(t *testing.T) {
+	acts := make(chan simlink.Frame, 1000)
+	link, err := attach.Dial(attach.Options{Addr: fakeSim(t, "tok", make(fakeProx, 8), acts), Token: "tok", RobotID: "ep0",
+		Devices: realrobot.Devices{Sensors: []string{ci.TagEPuckProximity}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for range acts {
+		}
+	}()
+	m := attach.Merge(realrobottest.NewDriver(), link, map[string]string{ci.TagEPuckProximity: "max"})
+	realrobottest.TestDriver(t, m, realrobot.Devices{Sensors: []string{ci.TagEPuckProximity}, Actuators: []string{ci.TagDifferentialSteering}})
+}

@@ -120,6 +120,12 @@ func sensorOK(tag string, d any) bool {
 	case ci.TagAltitude:
 		_, ok := d.(ci.Altitude)
 		return ok
+	case ci.TagMessaging:
+		_, ok := d.(ci.MessagingSensor)
+		return ok
+	case ci.TagRangeAndBearing:
+		_, ok := d.(ci.RangeAndBearingSensor)
+		return ok
 	case boards.TagToF:
 		_, ok := d.(ci.DistanceScannerSensor)
 		return ok
@@ -146,6 +152,12 @@ func actuatorOK(tag string, d any) bool {
 		return ok
 	case ci.TagQuadrotorSpeed:
 		_, ok := d.(ci.QuadrotorSpeed)
+		return ok
+	case ci.TagMessaging:
+		_, ok := d.(ci.MessagingActuator)
+		return ok
+	case ci.TagRangeAndBearing:
+		_, ok := d.(ci.RangeAndBearingActuator)
 		return ok
 	}
 	return true

@@ -145,3 +145,13 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// The wrapped driver passes the conformance test of drivers.
+func TestDriverConformance(t *testing.T) {
+	l, err := udpmsg.Open(udpmsg.Config{ID: "r1", Listen: freePort(t), Peers: []string{freePort(t)}, Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	realrobottest.TestDriver(t, udpmsg.Wrap(realrobottest.NewDriver(), l),
+		realrobot.Devices{Sensors: []string{ci.TagProximity, ci.TagMessaging}, Actuators: []string{ci.TagDifferentialSteering, ci.TagMessaging}})
+}
