@@ -181,6 +181,9 @@ func (s *Space) ReindexWith(run Runner) {
 	s.mitem = slices.Grow(s.mitem[:0], n)[:n]
 	s.mbody = resize(s.mbody, n)
 	run.Run(chunks, s.reindexJobs.items)
+	// (grown once: a million bodies appended one by one would copy the
+	// list some twenty times)
+	s.clear = slices.Grow(s.clear, len(s.Bodies)-len(s.clear))
 	for k := len(s.clear); k < len(s.Bodies); k++ {
 		s.clear = append(s.clear, clearance{})
 		s.unclear(k) // static, until the index says otherwise
