@@ -62,7 +62,7 @@ type peer struct {
 type Controller struct {
 	body   *unicycle.Body
 	topic  *ci.Topic[Status]
-	rand   interface{ IntN(int) int }
+	robot  ci.Robot // its Rand is asked at each use: the runtime makes a new stream at Reset
 	me     uint16
 	params params
 
@@ -133,7 +133,7 @@ func (c *Controller) Init(r ci.Robot, p ci.Params) error {
 	if c.topic, err = ci.NewTopic[Status](r, Topic); err != nil {
 		return fmt.Errorf("traffic: %w", err)
 	}
-	c.rand = r.Rand()
+	c.robot = r
 	c.Reset()
 	return nil
 }
@@ -211,7 +211,7 @@ func (c *Controller) ControlStep() {
 		if int(c.tick) > c.params.warm {
 			c.makePlan()
 			c.claim, c.since = c.plan[0], c.tick
-			c.waitTill = c.tick + uint32(c.params.patience+c.rand.IntN(c.params.patience))
+			c.waitTill = c.tick + uint32(c.params.patience+c.robot.Rand().IntN(c.params.patience))
 			for i := range c.peers {
 				c.peers[i].granted = false
 			}
@@ -362,7 +362,7 @@ func (c *Controller) makePlan() {
 		if len(free) == 0 {
 			free = all
 		}
-		c.plan[k] = free[c.rand.IntN(len(free))]
+		c.plan[k] = free[c.robot.Rand().IntN(len(free))]
 		prev, at = at, c.plan[k]
 	}
 	c.avoid = -1
