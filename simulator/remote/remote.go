@@ -48,7 +48,10 @@ const TokenEnv = "ARGOS_REMOTE_TOKEN"
 const Description = "Controllers outside the simulator (docs/remote.md): robot binaries attach over TCP (wire/simlink) and drive the robots listed in robots. " +
 	"Attributes: robots (ids), address (default 127.0.0.1 on a free port), mode (lockstep, default, or realtime), token or token_env " +
 	"(default environment variable ARGOS_REMOTE_TOKEN; required), wait (seconds to wait for a controller to attach, default 30), " +
-	"timeout (seconds a lockstep answer may take, default 10)."
+	"timeout (seconds a lockstep answer may take, default 10). Robots marked real=\"true\" take their pose from the UDP pose stream " +
+	"(POSE1 token id seq x y yaw) at pose_address (default 127.0.0.1, a free port): frozen with a warning after stale seconds " +
+	"without a pose (default 0.5), the run stops after lost (default 5); merge (tag:max|virtual|real, ...) tells their robot binary " +
+	"how to merge its sensors with the virtual readings."
 
 // Server is the <remote> medium: it listens, checks who attaches and
 // runs the proxies of the robots it hosts.
