@@ -16,6 +16,12 @@
 // sensors out and applies what comes back. In lockstep each control step
 // waits for the attached controller's answer; in real time it never
 // waits and applies the last answer received.
+//
+// Robots marked real="true" are hosted too: their bodies move to the
+// poses of a UDP pose stream (real.go: [ParsePose], timeouts stale and
+// lost), so that simulated robots sense them and talk to them through
+// the channel models, and their controllers, running on the robots,
+// attach as above to receive the virtual readings of their bodies.
 package remote
 
 import (
