@@ -31,7 +31,9 @@ type Robot interface {
 	// ID is the robot's id in the experiment ("fb0", "ep12").
 	ID() string
 	// Rand is this robot's own random stream, derived from the experiment
-	// seed and the robot id: the same seed gives the same stream.
+	// seed and the robot id: the same seed gives the same stream. The
+	// runtime starts the stream again at a reset with a new *rand.Rand:
+	// call Rand where you draw rather than keeping the one Init saw.
 	Rand() *rand.Rand
 	Sensor(tag string) (any, bool)
 	Actuator(tag string) (any, bool)
