@@ -38,7 +38,8 @@ type benchResult struct {
 	// cpuPerStep is the CPU nanoseconds (all threads) per robot-step:
 	// what a loaded, shared machine changes least.
 	cpuPerStep float64
-	// windows is the list of mean ms per tick of BENCH_WINDOWS, if any.
+	// windows is the lists of mean wall and CPU ms per tick of
+	// BENCH_WINDOWS, if any.
 	windows string
 }
 
@@ -165,7 +166,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			fmt.Sprintf("%.0f", m.stepsPerS), fmt.Sprintf("%.3f", m.rtf), fmt.Sprintf("%.2f", m.cpu/m.wall), fmt.Sprintf("%.0f", m.cpuPerStep), fmt.Sprintf("%.0f", m.maxRSSMB))
 		if *window > 0 {
 			for r, res := range results {
-				fmt.Fprintf(stdout, "  run %d: ms per tick in each %g s window: %s\n", r+1, *window, res.windows)
+				fmt.Fprintf(stdout, "  run %d: wall ms per tick in each %g s window: %s\n", r+1, *window, res.windows)
 			}
 		}
 	}
@@ -199,7 +200,7 @@ func profileName(file string, i, n int) string {
 var (
 	benchRe  = regexp.MustCompile(`BENCH robots=\d+ steps=\d+ loop_wall_s=([\d.]+) loop_cpu_s=([\d.]+) robot_steps_per_s=([\d.]+) rtf=([\d.]+)`)
 	setupRe  = regexp.MustCompile(`set-up took ([\d.]+) s`)
-	windowRe = regexp.MustCompile(`BENCH_WINDOWS window_s=[\d.e+-]+ ms_per_tick=([\d.,]*)`)
+	windowRe = regexp.MustCompile(`BENCH_WINDOWS window_s=[\d.e+-]+ ms_per_tick=([\d.,]*) cpu_ms_per_tick=([\d.,]*)`)
 )
 
 // benchController is the controller of the benchmark's robots.
@@ -228,7 +229,7 @@ func benchOnce(self, file, dir string) (benchResult, error) {
 		r.cpuPerStep = r.cpu / (r.stepsPerS * r.wall) * 1e9
 	}
 	if w := windowRe.FindStringSubmatch(out.String()); w != nil {
-		r.windows = w[1]
+		r.windows = w[1] + "; CPU ms per tick: " + w[2]
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.maxRSSMB = float64(ru.Maxrss) / 1024 // kilobytes on Linux

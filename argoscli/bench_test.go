@@ -42,7 +42,7 @@ func TestProfileName(t *testing.T) {
 	if got := profileName("/x/k.cpu", 2, 3); got != "/x/k_2.cpu" {
 		t.Errorf("configuration 2 of 3: %q, want /x/k_2.cpu", got)
 	}
-	if got := windowRe.FindStringSubmatch("BENCH_WINDOWS window_s=60 ms_per_tick=1.5,2.25\n"); got == nil || got[1] != "1.5,2.25" {
+	if got := windowRe.FindStringSubmatch("BENCH_WINDOWS window_s=60 ms_per_tick=1.5,2.25 cpu_ms_per_tick=3,4.5\n"); got == nil || got[1] != "1.5,2.25" || got[2] != "3,4.5" {
 		t.Errorf("BENCH_WINDOWS not parsed: %v", got)
 	}
 }

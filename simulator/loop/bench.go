@@ -18,7 +18,7 @@ func init() {
 		"Measures the scalability benchmark (docs/benchmarks.md): right before the first tick it records every e-puck's position, "+
 			"the wall clock and the process CPU time; after the experiment it prints one BENCH line to stderr and appends it "+
 			"to the file of attribute output (optional). Optional: window (simulated seconds; adds a BENCH_WINDOWS line with the mean "+
-			"wall milliseconds per tick of every window, to compare minute 1 with minute 10), cpuprofile and memprofile (files: a CPU "+
+			"wall and CPU milliseconds per tick of every window, to compare minute 1 with minute 10), cpuprofile and memprofile (files: a CPU "+
 			"profile of the ticks, a heap profile at the end).",
 		func() simulator.LoopFunctions { return NewBench() })
 }
@@ -34,13 +34,16 @@ type Bench struct {
 	cpu    time.Duration
 	steps  int
 	// window is the number of ticks per window of BENCH_WINDOWS (0: no
-	// windows); winWall is when the current window started and perTick the
-	// mean wall milliseconds per tick of the windows done.
-	window  int
-	winWall time.Time
-	perTick []float64
-	cpuProf *os.File
-	memProf string
+	// windows); winWall and winCPU are when the current window started
+	// (wall clock and process CPU time), perTick and cpuPerTick the mean
+	// wall and CPU milliseconds per tick of the windows done.
+	window     int
+	winWall    time.Time
+	winCPU     time.Duration
+	perTick    []float64
+	cpuPerTick []float64
+	cpuProf    *os.File
+	memProf    string
 	// Stderr receives the BENCH line; nil means os.Stderr.
 	Stderr interface{ Write([]byte) (int, error) }
 	// Line is the last BENCH line written.
@@ -71,7 +74,7 @@ func (b *Bench) Init(sim *simulator.Simulator, n *config.Node) error {
 		}
 		b.window = ticks
 	}
-	b.perTick = b.perTick[:0]
+	b.perTick, b.cpuPerTick = b.perTick[:0], b.cpuPerTick[:0]
 	b.memProf = n.StringOr("memprofile", "")
 	if f := n.StringOr("cpuprofile", ""); f != "" {
 		out, err := os.Create(f)
@@ -97,6 +100,7 @@ func (b *Bench) Init(sim *simulator.Simulator, n *config.Node) error {
 	b.wall = time.Now()
 	b.winWall = b.wall
 	b.cpu = processCPU()
+	b.winCPU = b.cpu
 	return nil
 }
 
@@ -104,9 +108,10 @@ func (b *Bench) Init(sim *simulator.Simulator, n *config.Node) error {
 func (b *Bench) PostStep() {
 	b.steps++
 	if b.window > 0 && b.steps%b.window == 0 {
-		now := time.Now()
+		now, cpu := time.Now(), processCPU()
 		b.perTick = append(b.perTick, float64(now.Sub(b.winWall).Nanoseconds())/1e6/float64(b.window))
-		b.winWall = now
+		b.cpuPerTick = append(b.cpuPerTick, float64((cpu-b.winCPU).Nanoseconds())/1e6/float64(b.window))
+		b.winWall, b.winCPU = now, cpu
 	}
 }
 
@@ -133,11 +138,15 @@ func (b *Bench) PostExperiment() {
 	lines := b.Line + "\n"
 	b.Windows = ""
 	if b.window > 0 {
-		ms := make([]string, len(b.perTick))
-		for i, v := range b.perTick {
-			ms[i] = fmt.Sprintf("%.3f", v)
+		list := func(v []float64) string {
+			ms := make([]string, len(v))
+			for i, x := range v {
+				ms[i] = fmt.Sprintf("%.3f", x)
+			}
+			return strings.Join(ms, ",")
 		}
-		b.Windows = fmt.Sprintf("BENCH_WINDOWS window_s=%g ms_per_tick=%s", float64(b.window)*b.sim.TickLength(), strings.Join(ms, ","))
+		b.Windows = fmt.Sprintf("BENCH_WINDOWS window_s=%g ms_per_tick=%s cpu_ms_per_tick=%s",
+			float64(b.window)*b.sim.TickLength(), list(b.perTick), list(b.cpuPerTick))
 		fmt.Fprintln(w, b.Windows)
 		lines += b.Windows + "\n"
 	}

@@ -159,7 +159,7 @@ func TestBenchWindowsAndProfiles(t *testing.T) {
 		b.PostStep()
 	}
 	b.PostExperiment()
-	windows := regexp.MustCompile(`^BENCH_WINDOWS window_s=1 ms_per_tick=([\d.]+),([\d.]+)$`)
+	windows := regexp.MustCompile(`^BENCH_WINDOWS window_s=1 ms_per_tick=([\d.]+),([\d.]+) cpu_ms_per_tick=([\d.]+),([\d.]+)$`)
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	if len(lines) != 2 || !benchLine.MatchString(lines[0]) || !windows.MatchString(lines[1]) || lines[1] != b.Windows {
 		t.Fatalf("stderr %q is not a BENCH line and a BENCH_WINDOWS line of two windows", stderr.String())
