@@ -317,6 +317,7 @@ func (p *proxy) ControlStep() {
 		return
 	}
 	s.wmu.Lock()
+	s.nc.SetWriteDeadline(time.Now().Add(p.srv.timeout)) // a controller that does not read is gone
 	err = s.c.Write(simlink.FrameSense, func(x []byte) []byte { return append(x, body...) })
 	s.wmu.Unlock()
 	if err != nil {
