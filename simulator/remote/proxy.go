@@ -178,8 +178,10 @@ func (p *proxy) detach(why string) {
 // close says bye and closes the connection, once.
 func (s *session) close(why string) {
 	s.bye.Do(func() {
-		s.wmu.Lock()
+		// The deadline also ends a write in progress (a real-time
+		// writer stuck on a controller that does not read).
 		s.nc.SetWriteDeadline(time.Now().Add(time.Second))
+		s.wmu.Lock()
 		s.c.Write(simlink.FrameBye, func(b []byte) []byte { return simlink.AppendReason(b, why) })
 		s.wmu.Unlock()
 		s.nc.Close()
@@ -242,6 +244,7 @@ func (s *session) writer() {
 		select {
 		case b := <-s.out:
 			s.wmu.Lock()
+			s.nc.SetWriteDeadline(time.Now().Add(s.p.srv.timeout))
 			err := s.c.Write(simlink.FrameSense, func(x []byte) []byte { return append(x, b...) })
 			s.wmu.Unlock()
 			if err != nil {
