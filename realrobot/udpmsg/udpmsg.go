@@ -17,8 +17,8 @@
 //
 // # Datagrams
 //
-// One datagram per robot and tick carries what the controller sent
-// during the tick:
+// At the end of a tick in which the controller sent something, one
+// datagram (more beyond MaxDatagram) carries those messages:
 //
 //	magic   4 bytes  "AGM1"
 //	token   uvarint length, then the token's bytes
