@@ -18,7 +18,7 @@ import (
 //
 // A sensor the board does not have (positioning, messaging) always
 // comes from the simulation.
-var MergeRules = []string{"max", "virtual", "real"}
+func MergeRules() []string { return []string{"max", "virtual", "real"} }
 
 // ParseMerge reads a merge attribute into tag -> rule.
 func ParseMerge(v string) (map[string]string, error) {
@@ -30,8 +30,8 @@ func ParseMerge(v string) (map[string]string, error) {
 		}
 		tag, rule, ok := strings.Cut(item, ":")
 		tag, rule = strings.TrimSpace(tag), strings.TrimSpace(rule)
-		if !ok || tag == "" || !slices.Contains(MergeRules, rule) {
-			return nil, fmt.Errorf("simlink: merge item %q: write tag:rule with rule %s, as merge=\"epuck_proximity:max\"", item, strings.Join(MergeRules, ", "))
+		if !ok || tag == "" || !slices.Contains(MergeRules(), rule) {
+			return nil, fmt.Errorf("simlink: merge item %q: write tag:rule with rule %s, as merge=\"epuck_proximity:max\"", item, strings.Join(MergeRules(), ", "))
 		}
 		if rule == "max" {
 			if k := SensorKindOf(tag); k != KindProximity && k != KindLight {

@@ -191,3 +191,15 @@ func TestRangeAndBearingBothSides(t *testing.T) {
 		t.Error("a payload over the robot's size was set")
 	}
 }
+
+func TestParseMerge(t *testing.T) {
+	got, err := ParseMerge(" epuck_proximity:max, positioning:virtual ,light:real")
+	if err != nil || got["epuck_proximity"] != "max" || got["positioning"] != "virtual" || got["light"] != "real" {
+		t.Fatalf("%v %v", got, err)
+	}
+	for _, bad := range []string{"epuck_proximity", "epuck_proximity:min", ":max", "positioning:max"} {
+		if _, err := ParseMerge(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
