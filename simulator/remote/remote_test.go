@@ -296,10 +296,12 @@ func TestRefused(t *testing.T) {
 func TestConfigErrors(t *testing.T) {
 	t.Setenv(remote.TokenEnv, "")
 	for xml, want := range map[string]string{
-		`<remote id="link" robots="fb0"/>`:                         "no token",
-		`<remote id="link" robots="fb0" token="x" mode="fast"/>`:   "mode \"fast\"",
-		`<remote id="link" robots=" , " token="x"/>`:               "list the ids",
-		`<remote id="link" robots="fb0" token="x" address="a:b"/>`: "cannot listen",
+		`<remote id="link" robots="fb0"/>`:                                         "no token",
+		`<remote id="link" robots="fb0" token="x" mode="fast"/>`:                   "mode \"fast\"",
+		`<remote id="link" robots=" , " token="x"/>`:                               "list the ids",
+		`<remote id="link" robots="fb0" token="x" address="a:b"/>`:                 "cannot listen",
+		`<remote id="link" robots="fb0" token="x" merge="footbot_proximity:min"/>`: "merge item",
+		`<remote id="link" robots="fb0" token="x" stale="2" lost="1"/>`:            "lost (1 s) at least stale",
 	} {
 		_, err := simulator.New(experiment(t, xml), simulator.Options{})
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "attach.argos:") {
