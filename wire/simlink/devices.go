@@ -26,6 +26,7 @@ const (
 	KindMessaging
 	KindRABSensor
 	KindRAB
+	KindCamera
 )
 
 // SensorKindOf returns how the sensor with the tag travels, or KindNone
@@ -46,6 +47,8 @@ func SensorKindOf(tag string) Kind {
 		return KindMessagingSensor
 	case ci.TagRangeAndBearing:
 		return KindRABSensor
+	case ci.TagOmnidirectionalCamera, ci.TagPerspectiveCamera:
+		return KindCamera
 	}
 	return KindNone
 }
@@ -68,7 +71,8 @@ func ActuatorKindOf(tag string) Kind {
 
 // Supported lists the tags the link carries, for error messages.
 const Supported = "sensors: proximity, footbot_proximity, epuck_proximity, eyebot_proximity, light, footbot_light, epuck_light, eyebot_light, " +
-	"ground, footbot_motor_ground, footbot_base_ground, epuck_ground, positioning, differential_steering, messaging, range_and_bearing; " +
+	"ground, footbot_motor_ground, footbot_base_ground, epuck_ground, positioning, differential_steering, messaging, range_and_bearing, " +
+	"colored_blob_omnidirectional_camera, colored_blob_perspective_camera; " +
 	"actuators: differential_steering, leds, messaging, range_and_bearing"
 
 // AppendSensor appends the payload of sensor dev (the simulator's
@@ -129,6 +133,18 @@ func AppendSensor(buf []byte, k Kind, dev any) ([]byte, error) {
 			return buf, wrongType(k, dev)
 		}
 		buf = AppendMessages(buf, d.Inbox())
+	case KindCamera:
+		d, ok := dev.(ci.ColoredBlobCamera)
+		if !ok {
+			return buf, wrongType(k, dev)
+		}
+		d.Enable() // the attached controller enables and disables its own copy
+		bs := d.Blobs()
+		buf = binary.AppendUvarint(buf, uint64(len(bs)))
+		for _, b := range bs {
+			buf = append(buf, b.Color.R, b.Color.G, b.Color.B, b.Color.A)
+			buf = appendFloat(appendFloat(appendFloat(appendFloat(buf, b.Angle), b.Distance), b.X), b.Y)
+		}
 	case KindRABSensor:
 		d, ok := dev.(ci.RangeAndBearingSensor)
 		if !ok {

@@ -63,4 +63,8 @@
 //	                      vertical bearing (float64), data (length, bytes);
 //	                      actuator: data (length, bytes), at most the robot's
 //	                      rab_data_size
+//	colored_blob_*_camera count, then per blob R, G, B, A bytes, angle,
+//	                      distance, x, y (float64); the simulation keeps the
+//	                      camera enabled, the controller's side reports the
+//	                      blobs while its copy is enabled
 package simlink

@@ -43,6 +43,8 @@ func NewSensor(k Kind) (Sensor, error) {
 		return &MessagingSensor{}, nil
 	case KindRABSensor:
 		return &RABSensor{}, nil
+	case KindCamera:
+		return &CameraSensor{}, nil
 	}
 	return nil, fmt.Errorf("simlink: kind %d is no sensor", k)
 }
@@ -307,3 +309,42 @@ func (a *RABActuator) AppendPayload(buf []byte) []byte {
 
 // Stop implements Actuator: the payload stays.
 func (a *RABActuator) Stop() {}
+
+// CameraSensor is a coloured-blob camera (ci.ColoredBlobCamera). The
+// simulation keeps its camera on while a controller that declares it is
+// attached; Enable and Disable say whether this side reports the blobs.
+type CameraSensor struct {
+	on    bool
+	blobs []ci.Blob
+}
+
+// Enable implements ci.ColoredBlobCamera.
+func (c *CameraSensor) Enable() { c.on = true }
+
+// Disable implements ci.ColoredBlobCamera.
+func (c *CameraSensor) Disable() { c.on = false }
+
+// Blobs returns the blobs of the last Sense, none while disabled.
+func (c *CameraSensor) Blobs() []ci.Blob {
+	if !c.on {
+		return nil
+	}
+	return c.blobs
+}
+
+// Decode implements Sensor.
+func (c *CameraSensor) Decode(data []byte) error {
+	r := reader{b: data}
+	n := r.count("blobs", 1<<16)
+	c.blobs = c.blobs[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		col := r.take(4, "colour")
+		if col == nil {
+			break
+		}
+		b := ci.Blob{Color: ci.Color{R: col[0], G: col[1], B: col[2], A: col[3]}}
+		b.Angle, b.Distance, b.X, b.Y = r.float("angle"), r.float("distance"), r.float("x"), r.float("y")
+		c.blobs = append(c.blobs, b)
+	}
+	return r.end("camera")
+}

@@ -203,3 +203,40 @@ func TestParseMerge(t *testing.T) {
 		}
 	}
 }
+
+type fakeCamera struct {
+	on    bool
+	blobs []ci.Blob
+}
+
+func (f *fakeCamera) Enable()  { f.on = true }
+func (f *fakeCamera) Disable() { f.on = false }
+func (f *fakeCamera) Blobs() []ci.Blob {
+	if !f.on {
+		return nil
+	}
+	return f.blobs
+}
+
+func TestCameraBothSides(t *testing.T) {
+	cam := &fakeCamera{blobs: []ci.Blob{{Color: ci.Red, Angle: 1, Distance: 0.5}}}
+	p, err := AppendSensor(nil, SensorKindOf(ci.TagOmnidirectionalCamera), cam)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cam.on {
+		t.Error("the simulation's camera was not enabled for the attached controller")
+	}
+	s, _ := NewSensor(KindCamera)
+	if err := s.Decode(p); err != nil {
+		t.Fatal(err)
+	}
+	c := s.(*CameraSensor)
+	if len(c.Blobs()) != 0 {
+		t.Error("a disabled camera reports blobs")
+	}
+	c.Enable()
+	if b := c.Blobs(); len(b) != 1 || b[0] != cam.blobs[0] {
+		t.Errorf("blobs %+v", b)
+	}
+}
