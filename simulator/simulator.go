@@ -51,6 +51,7 @@ type Simulator struct {
 	coord    coordState   // coordinate.go
 	spots    spotSources  // spots.go
 	own      ownership    // assign.go
+	index    indexNeed    // mobile_index.go
 	// selected is the entity the viewer selected (userfuncs.go).
 	selected string
 	// slab is where robots and their device lists are made (build.go).
@@ -110,7 +111,7 @@ func (h handle) Sensor(tag string) (any, bool)   { return h.r.device(tag, false)
 func (h handle) Actuator(tag string) (any, bool) { return h.r.device(tag, true) }
 
 // Space returns the arena and its bodies.
-func (s *Simulator) Space() *space.Space { return s.sp }
+func (s *Simulator) Space() *space.Space { s.freshIndex(); return s.sp }
 
 // Tick returns the number of ticks run since the start (or the last Reset).
 func (s *Simulator) Tick() int { return s.tick }
@@ -187,7 +188,7 @@ func (s *Simulator) Step() (err error) {
 	if err := s.migrateBodies(); err != nil {
 		return err
 	}
-	s.sp.ReindexWith(s.pool)
+	s.reindex() // mobile_index.go: skipped when nothing queries it
 	// 3. media
 	s.updateWorld()
 	// 4. loop functions

@@ -856,3 +856,27 @@ var (
 	_ ci.MessagingSensor   = (*Receiver)(nil)
 	_ ci.InboxReader       = (*Receiver)(nil)
 )
+
+// UsesMobileIndex tells the simulator whether the channel queries the
+// space's index of mobile bodies: only a line of sight that robots cut
+// does (and user models, which may do anything). The range search has
+// its own grid.
+func (c *Channel) UsesMobileIndex() bool {
+	for _, m := range c.stages {
+		switch s := m.(type) {
+		case *rangeModel, *delay, *loss, *bandwidth, *graph:
+		case *sight:
+			if s.robots {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// UsesMobileIndex: the messaging devices read and write the channel's
+// arrays only.
+func (s *Sender) UsesMobileIndex() bool   { return false }
+func (r *Receiver) UsesMobileIndex() bool { return false }

@@ -213,3 +213,8 @@ var (
 	_ ci.DynamicsState   = (*stateSensor)(nil)
 	_ ci.DynamicsControl = (*controlActuator)(nil)
 )
+
+// UsesMobileIndex tells the simulator that the devices read and write
+// the engine's registers only, never the space's index.
+func (s *stateSensor) UsesMobileIndex() bool     { return false }
+func (c *controlActuator) UsesMobileIndex() bool { return false }

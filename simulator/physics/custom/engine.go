@@ -541,3 +541,7 @@ func (e *Engine) DynamicsOf(i int) *Dynamics {
 	}
 	return bt.d
 }
+
+// UsesMobileIndex tells the simulator that the engine never queries the
+// space's index of mobile bodies (agents go through one another).
+func (e *Engine) UsesMobileIndex() bool { return false }
