@@ -113,6 +113,11 @@ func opcodeOf(op string) opcode {
 type instr struct {
 	op        opcode
 	dst, a, b int32
+	// m is the memo register of a sine or cosine: the argument its
+	// results were computed from, so that an agent whose argument did
+	// not change (one standing still, the equal middle stages of RK4)
+	// costs a comparison
+	m int32
 }
 
 // compiler turns trees into a program.
@@ -158,7 +163,47 @@ func compile(eqs []*node, inputs int) *program {
 	for _, e := range eqs {
 		c.p.out = append(c.p.out, c.value(e))
 	}
+	c.p.memoize()
 	return c.p
+}
+
+// memoize gives every sine and cosine a memo register. The registers
+// start consistent (the argument 0 with its results sin 0 = 0 and cos 0 =
+// 1) and an instruction writes its memo and results together, so the
+// results always hold the function of the memo; an argument is compared
+// bit for bit (-0 and +0 differ), so that a memo hit gives exactly what
+// the function would.
+func (p *program) memoize() {
+	for k := range p.code {
+		in := &p.code[k]
+		switch in.op {
+		case opSinCos, opSin, opCos:
+		default:
+			continue
+		}
+		in.m = int32(p.nregs)
+		p.nregs++
+		p.consts = append(p.consts, constReg{reg: in.m, val: 0})
+		switch in.op {
+		case opSinCos:
+			p.consts = append(p.consts, constReg{reg: in.dst, val: 0}, constReg{reg: in.b, val: 1})
+		case opSin:
+			p.consts = append(p.consts, constReg{reg: in.dst, val: 0})
+		case opCos:
+			p.consts = append(p.consts, constReg{reg: in.dst, val: 1})
+		}
+	}
+}
+
+// sinCosOf returns the instruction that computes the sine and cosine of
+// register r together, or nil.
+func (p *program) sinCosOf(r int32) *instr {
+	for k := range p.code {
+		if in := &p.code[k]; in.op == opSinCos && in.a == r {
+			return in
+		}
+	}
+	return nil
 }
 
 // key names a value by its structure, so that equal subexpressions share
@@ -289,17 +334,28 @@ func (p *program) run(regs []float64, stride, n int) {
 				d[k] = math.Pow(a[k], b[k])
 			}
 		case opSinCos:
-			co := reg(in.b)[:len(d)]
+			co, m := reg(in.b)[:len(d)], reg(in.m)[:len(d)]
 			for k := range d {
-				d[k], co[k] = math.Sincos(a[k])
+				if x := a[k]; math.Float64bits(x) != math.Float64bits(m[k]) {
+					m[k] = x
+					d[k], co[k] = math.Sincos(x)
+				}
 			}
 		case opSin:
+			m := reg(in.m)[:len(d)]
 			for k := range d {
-				d[k] = math.Sin(a[k])
+				if x := a[k]; math.Float64bits(x) != math.Float64bits(m[k]) {
+					m[k] = x
+					d[k] = math.Sin(x)
+				}
 			}
 		case opCos:
+			m := reg(in.m)[:len(d)]
 			for k := range d {
-				d[k] = math.Cos(a[k])
+				if x := a[k]; math.Float64bits(x) != math.Float64bits(m[k]) {
+					m[k] = x
+					d[k] = math.Cos(x)
+				}
 			}
 		case opTan:
 			for k := range d {

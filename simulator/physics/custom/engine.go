@@ -61,6 +61,9 @@ type batch struct {
 	body   []int       // per agent
 	init   [][]float64 // per agent: its states at the start
 	chunks []*chunk
+	// yaw is the instruction computing the sine and cosine of theta, or
+	// nil: Commit shares its memo with the body's heading
+	yaw *instr
 }
 
 type chunk struct {
@@ -107,7 +110,11 @@ func New(n *config.Node, env physics.Env) (physics.Engine, error) {
 				}
 			}
 			e.dyn = append(e.dyn, d)
-			e.batches = append(e.batches, &batch{d: d, prog: d.prog})
+			bt := &batch{d: d, prog: d.prog}
+			if d.pose[2] >= 0 {
+				bt.yaw = d.prog.sinCosOf(int32(d.pose[2]))
+			}
+			e.batches = append(e.batches, bt)
 		case "boundaries":
 			if e.region, err = physics.ParseBoundaries(c); err != nil {
 				return nil, err
@@ -454,7 +461,7 @@ func (e *Engine) Commit(run physics.Runner) {
 				if yaw := c.regs[j*lanes+l]; yaw != c.prevYaw[l] {
 					// an agent that does not turn costs no sine
 					c.prevYaw[l] = yaw
-					b.SetYaw(ci.NormalizeAngle(yaw))
+					bt.setYaw(b, c, l, yaw)
 				}
 			}
 			if e.tick > 0 {
@@ -463,6 +470,30 @@ func (e *Engine) Commit(run physics.Runner) {
 			c.prevXY[l] = b.Pos
 		}
 	}
+}
+
+// setYaw gives body b agent l's heading theta = yaw, as
+// b.SetYaw(ci.NormalizeAngle(yaw)) does. A heading in (-pi, pi] is its own
+// normal form (math.Mod returns it unchanged); its sine and cosine are
+// then those the next step's program computes first, so they are
+// computed once, through the program's memo.
+func (bt *batch) setYaw(b *space.Body, c *chunk, l int, yaw float64) {
+	if !(-math.Pi < yaw && yaw <= math.Pi) {
+		b.SetYaw(ci.NormalizeAngle(yaw))
+		return
+	}
+	b.Yaw = yaw
+	in := bt.yaw
+	if in == nil {
+		b.Sin, b.Cos = math.Sincos(yaw)
+		return
+	}
+	m, sin, cos := &c.regs[int(in.m)*lanes+l], &c.regs[int(in.dst)*lanes+l], &c.regs[int(in.b)*lanes+l]
+	if math.Float64bits(*m) != math.Float64bits(yaw) {
+		*m = yaw
+		*sin, *cos = math.Sincos(yaw)
+	}
+	b.Sin, b.Cos = *sin, *cos
 }
 
 // Reset implements physics.Engine: every agent back to its start state,

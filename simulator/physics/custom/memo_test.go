@@ -1,0 +1,82 @@
+package custom
+
+import (
+	"math"
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+// The memo of sines and cosines gives what the functions give: lanes
+// whose argument changed (to -0 from +0 included, whose sine differs in
+// sign) are computed again, the others kept, over several runs.
+func TestTrigMemoMatchesTheTrees(t *testing.T) {
+	d, err := dynamics(t, `<dynamics name="d" states="x, y, theta" controls="v, w">
+		<equation>x' = v*cos(theta)</equation>
+		<equation>y' = sin(2*theta) + w</equation>
+		<equation>theta' = cos(x + y)</equation>
+	</dynamics>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := d.prog
+	const n = 5
+	regs := make([]float64, p.nregs*n)
+	for _, c := range p.consts {
+		for l := 0; l < n; l++ {
+			regs[int(c.reg)*n+l] = c.val
+		}
+	}
+	runs := [][n][3]float64{ // x, y, theta per lane
+		{{0, 0, 0}, {1, 2, 3}, {0, 0, math.Copysign(0, -1)}, {-1, 0.5, 0.25}, {2, 2, 2}},
+		{{0, 0, math.Copysign(0, -1)}, {1, 2, 3}, {0, 0, 0}, {-1, 0.5, 0.3}, {2, 2, 2}},
+		{{0, 0, math.Copysign(0, -1)}, {1, 2, 3.5}, {0, 0, 0}, {-1, 0.5, 0.3}, {0, 0, 0}},
+	}
+	for r, run := range runs {
+		in := make([][]float64, n)
+		for l := 0; l < n; l++ {
+			in[l] = []float64{run[l][0], run[l][1], run[l][2], 0.5, -0.25, 0}
+			for k, v := range in[l] {
+				regs[k*n+l] = v
+			}
+		}
+		p.run(regs, n, n)
+		for j, e := range d.eqs {
+			for l := 0; l < n; l++ {
+				got, want := regs[int(p.out[j])*n+l], eval(e, in[l])
+				if math.Float64bits(got) != math.Float64bits(want) {
+					t.Errorf("run %d, derivative of %s, lane %d: program %v, tree %v", r, d.States[j], l, got, want)
+				}
+			}
+		}
+	}
+}
+
+// Commit gives a body the heading of its agent with the sine and cosine
+// SetYaw(NormalizeAngle(theta)) gives, bit for bit, whether theta is
+// already in (-pi, pi] (shared with the program's memo) or not.
+func TestCommitHeadingAsSetYaw(t *testing.T) {
+	d, err := dynamics(t, `<dynamics name="u" states="x, y, theta" controls="v, w">
+		<equation>x' = v*cos(theta)</equation>
+		<equation>y' = v*sin(theta)</equation>
+		<equation>theta' = w</equation>
+	</dynamics>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bt := &batch{d: d, prog: d.prog, yaw: d.prog.sinCosOf(int32(d.pose[2]))}
+	if bt.yaw == nil {
+		t.Fatal("no sincos of theta")
+	}
+	c := bt.newChunk()
+	for _, yaw := range []float64{0, math.Copysign(0, -1), 1, 1, -2, math.Pi, -math.Pi, 4, -7.5, 100, 0.5} {
+		var got, want space.Body
+		bt.setYaw(&got, c, 0, yaw)
+		want.SetYaw(ci.NormalizeAngle(yaw))
+		if math.Float64bits(got.Yaw) != math.Float64bits(want.Yaw) || math.Float64bits(got.Sin) != math.Float64bits(want.Sin) ||
+			math.Float64bits(got.Cos) != math.Float64bits(want.Cos) {
+			t.Errorf("theta %v: yaw, sin, cos %v %v %v, SetYaw gives %v %v %v", yaw, got.Yaw, got.Sin, got.Cos, want.Yaw, want.Sin, want.Cos)
+		}
+	}
+}
