@@ -479,7 +479,7 @@ func (e *Engine) Commit(run physics.Runner) {
 // computed once, through the program's memo.
 func (bt *batch) setYaw(b *space.Body, c *chunk, l int, yaw float64) {
 	if !(-math.Pi < yaw && yaw <= math.Pi) {
-		b.SetYaw(ci.NormalizeAngle(yaw))
+		b.SetYaw(normalizeAngle(yaw))
 		return
 	}
 	b.Yaw = yaw
@@ -494,6 +494,31 @@ func (bt *batch) setYaw(b *space.Body, c *chunk, l int, yaw float64) {
 		*sin, *cos = math.Sincos(yaw)
 	}
 	b.Sin, b.Cos = *sin, *cos
+}
+
+// normalizeAngle is ci.NormalizeAngle, bit for bit, without math.Mod
+// for angles within two turns: there the remainder of a by 2*pi is a
+// itself, or a -+ 2*pi, which is exact (Sterbenz) and what math.Mod
+// returns (a zero with a's sign).
+func normalizeAngle(a float64) float64 {
+	const twoPi = 2 * math.Pi
+	switch abs := math.Abs(a); {
+	case abs < twoPi:
+	case abs < 2*twoPi:
+		r := a - math.Copysign(twoPi, a)
+		if r == 0 {
+			r = math.Copysign(0, a) // for -2*pi, math.Mod gives -0
+		}
+		a = r
+	default:
+		return ci.NormalizeAngle(a)
+	}
+	if a <= -math.Pi {
+		a += twoPi
+	} else if a > math.Pi {
+		a -= twoPi
+	}
+	return a
 }
 
 // Reset implements physics.Engine: every agent back to its start state,

@@ -2,6 +2,7 @@ package custom
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -77,6 +78,28 @@ func TestCommitHeadingAsSetYaw(t *testing.T) {
 		if math.Float64bits(got.Yaw) != math.Float64bits(want.Yaw) || math.Float64bits(got.Sin) != math.Float64bits(want.Sin) ||
 			math.Float64bits(got.Cos) != math.Float64bits(want.Cos) {
 			t.Errorf("theta %v: yaw, sin, cos %v %v %v, SetYaw gives %v %v %v", yaw, got.Yaw, got.Sin, got.Cos, want.Yaw, want.Sin, want.Cos)
+		}
+	}
+}
+
+// normalizeAngle is ci.NormalizeAngle bit for bit: at the edges of its
+// fast cases and on random angles of a few turns.
+func TestNormalizeAngleAsCi(t *testing.T) {
+	var as []float64
+	for _, e := range []float64{0, math.Pi, 2 * math.Pi, 3 * math.Pi, 4 * math.Pi, 5 * math.Pi, 1, 7} {
+		for _, a := range []float64{e, math.Nextafter(e, 0), math.Nextafter(e, 100)} {
+			as = append(as, a, -a)
+		}
+	}
+	as = append(as, math.NaN(), math.Inf(1), math.Inf(-1), 1e300)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		as = append(as, (rng.Float64()*2-1)*30)
+	}
+	for _, a := range as {
+		got, want := normalizeAngle(a), ci.NormalizeAngle(a)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("normalizeAngle(%v) = %v, ci.NormalizeAngle gives %v", a, got, want)
 		}
 	}
 }
