@@ -85,6 +85,24 @@ type Channel struct {
 	out    []ci.Message
 	nowOut []ci.Message
 	stats  Stats
+	// slabs hold the members and their devices, made robot after robot,
+	// side by side: a tick that visits every robot's devices in order
+	// reads them as one run of memory
+	slabs struct {
+		members   []Member
+		senders   []Sender
+		receivers []Receiver
+	}
+}
+
+// slabNew returns a new zero T from the slab, which grows by blocks so
+// that the pointers it returned stay valid.
+func slabNew[T any](slab *[]T) *T {
+	if len(*slab) == cap(*slab) {
+		*slab = make([]T, 0, 256)
+	}
+	*slab = (*slab)[:len(*slab)+1]
+	return &(*slab)[len(*slab)-1]
 }
 
 // Stats count what passed through a channel since the start (or the
@@ -237,7 +255,8 @@ func (c *Channel) Join(r *entity.Robot) *Member {
 	if found && c.members[k].Robot == r {
 		return c.members[k]
 	}
-	mb := &Member{Robot: r, ch: c}
+	mb := slabNew(&c.slabs.members)
+	*mb = Member{Robot: r, ch: c}
 	c.members = slices.Insert(c.members, k, mb)
 	c.state.Agents = slices.Insert(c.state.Agents, k, Agent{ID: r.ID, Robot: r, Body: r.Body})
 	if k < len(c.flags) {
@@ -738,7 +757,8 @@ type inboxCopy struct {
 func (c *Channel) NewSender(r *entity.Robot, topics []string) *Sender {
 	mb := c.Join(r)
 	if mb.send == nil {
-		mb.send = &Sender{ch: c, index: mb.index}
+		mb.send = slabNew(&c.slabs.senders)
+		*mb.send = Sender{ch: c, index: mb.index}
 	}
 	mb.send.topics = topics
 	return mb.send
@@ -756,7 +776,8 @@ func (c *Channel) NewReceiver(r *entity.Robot, topics []string) *Receiver {
 		c.flags[mb.index] |= agentFilters
 	}
 	if mb.recv == nil {
-		mb.recv = &Receiver{ch: c, index: mb.index}
+		mb.recv = slabNew(&c.slabs.receivers)
+		*mb.recv = Receiver{ch: c, index: mb.index}
 	}
 	mb.recv.topics = topics
 	return mb.recv
