@@ -32,6 +32,11 @@ type Channel struct {
 	// candidates in the tightest range (all but that range's)
 	receives []bool
 	forwards []Model
+	// plain: the forwards are losses and delays only, which forward
+	// decides inline: the drops from losses, the sum of the delays
+	plain     bool
+	losses    []loss
+	plainHold int32
 	tick     int64
 
 	members []*Member
@@ -188,6 +193,7 @@ func New(n *config.Node, w *entity.World) (*Channel, error) {
 			c.forwards = append(c.forwards, m)
 		}
 	}
+	c.plainForwards()
 	c.state.World = w
 	c.state.Seed = w.Seed
 	c.makeJobs()
@@ -552,6 +558,24 @@ func (c *Channel) buildLists() {
 	c.listN = n
 }
 
+// plainForwards finds whether the forward stages are losses and delays
+// only, and then their losses and the sum of their delays as forwardTo
+// adds them up.
+func (c *Channel) plainForwards() {
+	c.plain, c.losses, c.plainHold = true, nil, 0
+	for _, m := range c.forwards {
+		switch s := m.(type) {
+		case *loss:
+			c.losses = append(c.losses, *s)
+		case *delay:
+			c.plainHold += int32(min(s.ticks, maxHold))
+		default:
+			c.plain = false
+		}
+	}
+	c.plainHold = min(c.plainHold, maxHold)
+}
+
 // forward runs step 3 for one message and appends the deliveries it
 // makes (read only, so that messages forward in parallel).
 func (c *Channel) forward(m *Message, buf []fwd) []fwd {
@@ -568,6 +592,15 @@ func (c *Channel) forward(m *Message, buf []fwd) []fwd {
 	// drop the others
 	p := c.pos[m.From]
 	r2 := c.rng.r2
+	if c.plain {
+		for _, j := range c.nbr[c.nbrAt[m.From]:c.nbrAt[m.From+1]] {
+			q := c.pos[j]
+			if dx, dy := q.X-p.X, q.Y-p.Y; dx*dx+dy*dy <= r2 {
+				buf = c.forwardPlain(m, int(j), buf)
+			}
+		}
+		return buf
+	}
 	for _, j := range c.nbr[c.nbrAt[m.From]:c.nbrAt[m.From+1]] {
 		q := c.pos[j]
 		if dx, dy := q.X-p.X, q.Y-p.Y; dx*dx+dy*dy <= r2 {
@@ -604,6 +637,25 @@ func (c *Channel) forwardTo(m *Message, to int, buf []fwd, inRange bool) []fwd {
 		ref |= unicastRef
 	}
 	return append(buf, fwd{to: int32(to), msg: ref, hold: min(hold, maxHold)})
+}
+
+// forwardPlain is forwardTo for a broadcast within the tightest range
+// when the other forward stages are plain (losses and delays): the same
+// deliveries, without a call per stage.
+func (c *Channel) forwardPlain(m *Message, to int, buf []fwd) []fwd {
+	f := c.flags[to]
+	if to == m.From || f&agentLive == 0 {
+		return buf
+	}
+	if f&agentFilters != 0 && !slices.Contains(c.members[to].topics, m.Topic) {
+		return buf
+	}
+	for k := range c.losses {
+		if l := &c.losses[k]; l.p > 0 && m.Rand(to, l.salt) < l.p {
+			return append(buf, fwd{to: int32(to), msg: m.key, hold: -1})
+		}
+	}
+	return append(buf, fwd{to: int32(to), msg: m.key, hold: c.plainHold})
 }
 
 // deliver turns the tick's deliveries into the inboxes: those held from

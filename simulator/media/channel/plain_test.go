@@ -1,0 +1,71 @@
+package channel
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator/entity"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+type serialRun struct{}
+
+func (serialRun) Run(n int, job func(int)) {
+	for i := 0; i < n; i++ {
+		job(i)
+	}
+}
+
+// The inline forwarding of plain stages (losses and delays) delivers
+// exactly what the stages' Forward calls deliver: the same inboxes, tick
+// after tick, and the same counts.
+func TestPlainForwardingAsStages(t *testing.T) {
+	run := func(plain bool) ([]string, Stats) {
+		root, err := config.ParseTree("c.argos", []byte(`<channel id="radio"><range radius="1"/><loss probability="0.3"/><delay ticks="2"/><loss probability="0.2"/></channel>`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := space.New(ci.Vector3{Z: 0.5}, ci.Vector3{X: 10, Y: 10, Z: 1})
+		w := &entity.World{Space: sp, Seed: 42}
+		c, err := New(root, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.plain {
+			t.Fatal("losses and delays are not found plain")
+		}
+		c.plain = plain
+		var tx []*Sender
+		var rx []*Receiver
+		for i := range 40 {
+			b := sp.Add(space.Body{ID: fmt.Sprint("r", i), Shape: space.Disc, Radius: 0.05, Height: 0.1, Movable: true,
+				Pos: ci.Vector2{X: float64(i%8) * 0.4, Y: float64(i/8) * 0.4}})
+			r := &entity.Robot{ID: fmt.Sprint("r", i), Index: i, Body: b, Space: sp}
+			tx = append(tx, c.NewSender(r, nil))
+			rx = append(rx, c.NewReceiver(r, nil))
+		}
+		var log []string
+		for tick := range 12 {
+			for i, s := range tx {
+				if (i+tick)%3 != 0 {
+					s.Send("t", "", []byte{byte(i), byte(tick)})
+				}
+			}
+			c.Update(serialRun{})
+			for i, r := range rx {
+				for _, m := range r.Inbox() {
+					log = append(log, fmt.Sprintf("%d %d %s %s %v", tick, i, m.From, m.To, m.Payload))
+				}
+			}
+		}
+		return log, c.Stats()
+	}
+	inline, st1 := run(true)
+	staged, st2 := run(false)
+	if len(inline) == 0 || !slices.Equal(inline, staged) || st1 != st2 {
+		t.Fatalf("inline forwarding: %d deliveries, %+v; through the stages: %d, %+v", len(inline), st1, len(staged), st2)
+	}
+}
