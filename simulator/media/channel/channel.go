@@ -37,7 +37,7 @@ type Channel struct {
 	plain     bool
 	losses    []loss
 	plainHold int32
-	tick     int64
+	tick      int64
 
 	members []*Member
 	byID    map[string]int32
