@@ -276,6 +276,18 @@ func (t *topo) offset(x, y, z, dx, dy, dz int32) (int32, bool) {
 	return x + t.sx*y + t.plane*z, true
 }
 
+// axisTerm returns coordinate c's term of a vertex number, c*stride,
+// wrapped on a torus, offGrid when off a bounded grid. |c| < 2n.
+func (t *topo) axisTerm(c, n, stride int32) int32 {
+	if c < 0 || c >= n {
+		if !t.g.Torus {
+			return offGrid
+		}
+		c = wrap(c, n)
+	}
+	return c * stride
+}
+
 func wrap(c, n int32) int32 {
 	if c < 0 {
 		return c + n

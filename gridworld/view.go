@@ -72,28 +72,44 @@ func localMapping(dims, radius int) []Offset {
 // keep nothing of it after Transition or Message returns, and change
 // nothing it points to.
 type View[V, M any] struct {
-	ix      *index
+	local
+	ix     *index
+	vert   []V
+	msgs   []M
+	round  int
+	k      int // the agent's place in vertex order
+	id     int32
+	states []V // their states, when copied
+	copied bool
+}
+
+// local is the geometry of an agent's local mapping, apart from the
+// program's types so that its methods need no generic dictionary.
+type local struct {
 	t       *topo
-	vert    []V
-	msgs    []M
 	radius  int
 	offsets []Offset
-	round   int
-	k       int // the agent's place in vertex order
 	here    int32
-	id      int32
 	x, y, z int32
 	xyz     bool
-	inner   bool    // the whole local mapping is on the grid without wrapping
+	inner   bool    // the whole local mapping is on the grid without wrapping (with xyz)
 	lin     []int32 // per offset: its vertex minus the agent's, inside the grid
 	mapping []int32 // the vertices of the agent's local mapping, when mapped
 	mapped  bool
-	states  []V // their states, when copied
-	copied  bool
+	// per offset: its coordinates plus the radius, indexes into ax, ay
+	// and az, which hold the terms x, X*y and X*Y*z of the vertices at
+	// those coordinates from the agent's (offGrid when off a bounded grid)
+	cells      [][3]uint8
+	ax, ay, az []int32
+	// when ready, the i-th vertex of the local mapping is base + rel[i],
+	// negative off the grid
+	ready bool
+	base  int32
+	rel   []int32
 }
 
 func (v *View[V, M]) set(k int, here, id int32) {
-	v.k, v.here, v.id, v.xyz, v.mapped, v.copied = k, here, id, false, false, false
+	v.k, v.here, v.id, v.xyz, v.inner, v.mapped, v.ready, v.copied = k, here, id, false, false, false, false, false
 }
 
 // own returns the agents on the agent's vertex: the run of equal
@@ -131,7 +147,7 @@ func (v *View[V, M]) Coords() (x, y, z int) {
 	return int(v.x), int(v.y), int(v.z)
 }
 
-func (v *View[V, M]) coords() {
+func (v *local) coords() {
 	if !v.xyz {
 		v.x, v.y, v.z = v.t.coords(v.here)
 		v.xyz = true
@@ -163,8 +179,8 @@ func (v *View[V, M]) At(o Offset) (int32, bool) {
 
 // Mapping returns the vertices of the local mapping, in the order of
 // Offsets (the agent's own first), -1 for offsets off a bounded grid.
-// With VertexOf, CountOf and MessagesOf it is the fast way through the
-// whole local mapping.
+// VertexOf, CountOf and MessagesOf, which need not fill it, are the fast
+// way through the whole local mapping.
 func (v *View[V, M]) Mapping() []int32 {
 	if !v.mapped {
 		v.fill()
@@ -172,36 +188,58 @@ func (v *View[V, M]) Mapping() []int32 {
 	return v.mapping
 }
 
-// fill computes the vertices of the local mapping.
-func (v *View[V, M]) fill() {
+// offGrid makes the sum of an offset's axis terms negative when one of
+// them is off a bounded grid: the other two add less than MaxVertices.
+const offGrid = -2 * MaxVertices
+
+// fill computes the vertices of the local mapping. Near the border of
+// the grid it wraps (or drops) each of the 2*radius+1 coordinates along
+// an axis once, and adds the axis terms of each offset.
+func (v *local) fill() {
 	v.coords()
 	m := v.mapping
 	if v.inner {
 		for i, d := range v.lin {
 			m[i] = v.here + d
 		}
-	} else {
-		for i, o := range v.offsets {
-			u, ok := v.t.offset(v.x, v.y, v.z, int32(o.DX), int32(o.DY), int32(o.DZ))
-			if !ok {
-				u = -1
-			}
-			m[i] = u
+		v.mapped = true
+		return
+	}
+	t, r := v.t, int32(v.radius)
+	ax, ay, az := v.ax, v.ay, v.az
+	for d := -r; d <= r; d++ {
+		ax[d+r] = t.axisTerm(v.x+d, t.sx, 1)
+		ay[d+r] = t.axisTerm(v.y+d, t.sy, t.sx)
+	}
+	if t.sz > 1 {
+		for d := -r; d <= r; d++ {
+			az[d+r] = t.axisTerm(v.z+d, t.sz, t.plane)
 		}
+	} else {
+		az[r] = 0
+	}
+	for i, c := range v.cells {
+		u := ax[c[0]] + ay[c[1]] + az[c[2]]
+		if u < 0 {
+			u = -1
+		}
+		m[i] = u
 	}
 	v.mapped = true
 }
 
 // States returns copies of the states of the vertices of the local
 // mapping, in the order of Offsets, the zero V for offsets off a bounded
-// grid (Mapping says which). It is the fastest way to scan the local
-// mapping.
+// grid (Mapping says which). VertexOf, which copies nothing, is faster
+// for a scan that may stop early.
 func (v *View[V, M]) States() []V {
 	if !v.copied {
-		m := v.Mapping()
+		if !v.ready {
+			v.prepare()
+		}
 		var zero V
-		for i, u := range m {
-			if u >= 0 {
+		for i, d := range v.rel {
+			if u := v.base + d; u >= 0 {
 				v.states[i] = v.vert[u]
 			} else {
 				v.states[i] = zero
@@ -212,11 +250,67 @@ func (v *View[V, M]) States() []V {
 	return v.states
 }
 
+// prepare makes the i-th vertex of the local mapping base + rel[i]: the
+// agent's vertex plus a linear offset inside the grid (most agents of a
+// large one), the filled Mapping near its border.
+func (v *local) prepare() {
+	v.coords()
+	if v.inner {
+		v.base, v.rel = v.here, v.lin
+	} else {
+		if !v.mapped {
+			v.fill()
+		}
+		v.base, v.rel = 0, v.mapping
+	}
+	v.ready = true
+}
+
+// vertexOf returns the i-th vertex of the local mapping, -1 when it is
+// off the grid.
+func (v *local) vertexOf(i int) int32 {
+	if !v.ready {
+		v.prepare()
+	}
+	return max(-1, v.base+v.rel[i])
+}
+
 // VertexOf returns the state of the i-th vertex of the local mapping
-// (read only), nil when it is off the grid.
+// (read only), nil when it is off the grid. For a scan of the local
+// mapping, LocalStates is faster.
 func (v *View[V, M]) VertexOf(i int) *V {
-	if u := v.Mapping()[i]; u >= 0 {
+	if u := v.vertexOf(i); u >= 0 {
 		return &v.vert[u]
+	}
+	return nil
+}
+
+// LocalStates returns the states of the vertices of the local mapping
+// without copying them: the fastest way to scan it.
+func (v *View[V, M]) LocalStates() LocalStates[V] {
+	if !v.ready {
+		v.prepare()
+	}
+	return LocalStates[V]{vert: v.vert, base: v.base, rel: v.rel}
+}
+
+// LocalStates are the states of the vertices of an agent's local
+// mapping, in the order of View.Offsets, read in place (keep them no
+// longer than the View).
+type LocalStates[V any] struct {
+	vert []V
+	base int32
+	rel  []int32
+}
+
+// Len returns the number of vertices of the local mapping.
+func (l *LocalStates[V]) Len() int { return len(l.rel) }
+
+// At returns the state of the i-th vertex of the local mapping (read
+// only), nil when it is off the grid.
+func (l *LocalStates[V]) At(i int) *V {
+	if u := l.base + l.rel[i]; u >= 0 {
+		return &l.vert[u]
 	}
 	return nil
 }
@@ -224,7 +318,7 @@ func (v *View[V, M]) VertexOf(i int) *V {
 // CountOf returns the number of agents on the i-th vertex of the local
 // mapping.
 func (v *View[V, M]) CountOf(i int) int {
-	u := v.Mapping()[i]
+	u := v.vertexOf(i)
 	if u < 0 {
 		return 0
 	}
@@ -235,7 +329,7 @@ func (v *View[V, M]) CountOf(i int) int {
 // MessagesOf returns the messages posted this round by the agents on the
 // i-th vertex of the local mapping.
 func (v *View[V, M]) MessagesOf(i int) []M {
-	u := v.Mapping()[i]
+	u := v.vertexOf(i)
 	if u < 0 || v.msgs == nil {
 		return nil
 	}

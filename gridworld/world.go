@@ -276,11 +276,15 @@ func New[A, V, M any](cfg Config, rules Rules[A, V, M]) (*World[A, V, M], error)
 	w.errs = make([]error, p)
 	w.btotal = make([]int32, p)
 	lin := make([]int32, len(w.offsets))
+	cells := make([][3]uint8, len(w.offsets))
 	for i, o := range w.offsets {
 		lin[i] = int32(o.DX) + w.t.sx*int32(o.DY) + w.t.plane*int32(o.DZ)
+		cells[i] = [3]uint8{uint8(o.DX + cfg.Radius), uint8(o.DY + cfg.Radius), uint8(o.DZ + cfg.Radius)}
 	}
 	for i := range w.views {
-		w.views[i] = View[V, M]{ix: &w.ix, t: &w.t, radius: cfg.Radius, offsets: w.offsets, lin: lin, mapping: make([]int32, len(w.offsets)), states: make([]V, len(w.offsets))}
+		w.views[i] = View[V, M]{ix: &w.ix, states: make([]V, len(w.offsets)), local: local{t: &w.t, radius: cfg.Radius, offsets: w.offsets,
+			lin: lin, cells: cells, mapping: make([]int32, len(w.offsets)),
+			ax: make([]int32, 2*cfg.Radius+1), ay: make([]int32, 2*cfg.Radius+1), az: make([]int32, 2*cfg.Radius+1)}}
 	}
 	if err := w.place(); err != nil {
 		return nil, err

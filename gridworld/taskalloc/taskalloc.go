@@ -74,12 +74,12 @@ func (r *Rules) Transition(a *Agent, v *view, rnd *gridworld.Rand) transition {
 	}
 	var best gridworld.Offset
 	found, dist := 0, 0
-	offs, states := v.Offsets(), v.States()
+	offs, states := v.Offsets(), v.LocalStates()
 	for i := 1; i < len(offs); i++ {
 		if found > 0 && offs[i].Distance() > dist {
 			break
 		}
-		if states[i].Demand > 0 {
+		if s := states.At(i); s != nil && s.Demand > 0 {
 			found++
 			dist = offs[i].Distance()
 			if found == 1 || rnd.IntN(found) == 0 {
@@ -90,7 +90,7 @@ func (r *Rules) Transition(a *Agent, v *view, rnd *gridworld.Rand) transition {
 	if found > 0 {
 		return transition{State: Agent{Searching}, Vertex: *here, Move: gridworld.Toward(best.DX, best.DY, best.DZ)}
 	}
-	return transition{State: Agent{Searching}, Vertex: *here, Move: rnd.Dir(r.g)}
+	return transition{State: Agent{Searching}, Vertex: *here, Move: gridworld.Dir(1 + rnd.IntN(2*r.g.Dims))} // rnd.Dir(r.g) without copying the grid
 }
 
 // UpdateLocation accepts every move and, in order, as many of the agents
