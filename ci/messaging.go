@@ -2,8 +2,10 @@ package ci
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // TagMessaging is the tag of the messaging devices: <messaging/> under
@@ -89,15 +91,21 @@ type TopicLister interface {
 // with its own binary methods. Sending and receiving a value whose
 // encoding has a fixed size allocates nothing.
 type Topic[T any] struct {
-	name  string
+	// what Received reads at every tick comes first, in 64 bytes: a
+	// swarm's robots read their topics one after the other, and a topic
+	// that spans fewer cache lines costs fewer misses
+	rd   InboxReader // rx, when it hands out messages one by one
+	got  []Received[T]
+	name string
+	bad  int32
+	// raw is the size of a T when its memory is its encoding (codec.raw),
+	// else -1: such payloads are copied without a call
+	raw   int32
 	tx    MessagingActuator
 	rx    MessagingSensor
-	rd    InboxReader // rx, when it hands out messages one by one
-	codec Codec[T]    // by value: one object less to reach per message
+	codec Codec[T] // by value: one object less to reach per message
 	buf   []byte
 	out   T // the value being sent: the codec reads it through a pointer
-	got   []Received[T]
-	bad   int
 	// first holds the first values of a tick, in the topic itself: a
 	// robot that hears a few neighbours reads no memory of its own
 	// elsewhere
@@ -124,7 +132,10 @@ func NewTopic[T any](r Robot, name string) (*Topic[T], error) {
 	if err != nil {
 		return nil, fmt.Errorf("ci: robot %q: topic %q: %w", r.ID(), name, err)
 	}
-	t := &Topic[T]{name: name, codec: *codec}
+	t := &Topic[T]{name: name, codec: *codec, raw: -1}
+	if codec.raw && codec.size >= 0 && codec.size <= math.MaxInt32 {
+		t.raw = int32(codec.size)
+	}
 	t.got = t.first[:0]
 	if d, ok := r.Actuator(TagMessaging); ok {
 		if t.tx, ok = d.(MessagingActuator); !ok {
@@ -225,6 +236,12 @@ func (t *Topic[T]) take(m *Message, unicast bool) {
 		t.got = append(t.got, Received[T]{})
 	}
 	g := &t.got[len(t.got)-1]
+	if t.raw >= 0 && len(m.Payload) == int(t.raw) {
+		// Decode's first case, without the call
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&g.Value)), t.raw), m.Payload)
+		g.From, g.Unicast = m.From, unicast
+		return
+	}
 	if err := t.codec.Decode(m.Payload, &g.Value); err != nil {
 		t.got = t.got[:len(t.got)-1]
 		t.bad++
@@ -235,4 +252,4 @@ func (t *Topic[T]) take(m *Message, unicast bool) {
 
 // Malformed returns the number of payloads the last Received skipped
 // because they did not decode as a T.
-func (t *Topic[T]) Malformed() int { return t.bad }
+func (t *Topic[T]) Malformed() int { return int(t.bad) }

@@ -105,3 +105,30 @@ func TestNewTopicErrors(t *testing.T) {
 	}()
 	tp.Broadcast(1)
 }
+
+type rawPoint struct {
+	X, Y float64
+	N    uint64
+}
+
+// A type whose memory is its encoding is received by copying (the
+// shortcut of Received): values intact, in order, and a payload of
+// another length on the topic still counted as malformed.
+func TestTopicReceivesRawValues(t *testing.T) {
+	var net citest.Network
+	a, b := citest.NewRobot("a", 1), citest.NewRobot("b", 1)
+	net.Attach(a)
+	net.Attach(b)
+	ta, _ := ci.NewTopic[rawPoint](a, "p")
+	tb, _ := ci.NewTopic[rawPoint](b, "p")
+	short, _ := ci.NewTopic[[3]byte](a, "p")
+	ta.Broadcast(rawPoint{X: 1.5, Y: -2, N: 7})
+	short.Broadcast([3]byte{1, 2, 3})
+	ta.Broadcast(rawPoint{X: 3, Y: 4, N: 1 << 60})
+	net.Deliver()
+	got := tb.Received()
+	if len(got) != 2 || got[0].Value != (rawPoint{X: 1.5, Y: -2, N: 7}) || got[1].Value != (rawPoint{X: 3, Y: 4, N: 1 << 60}) ||
+		got[0].From != "a" || got[0].Unicast || tb.Malformed() != 1 {
+		t.Errorf("b received %+v, %d malformed; want both points and 1 malformed", got, tb.Malformed())
+	}
+}
