@@ -132,3 +132,39 @@ func TestTopicReceivesRawValues(t *testing.T) {
 		t.Errorf("b received %+v, %d malformed; want both points and 1 malformed", got, tb.Malformed())
 	}
 }
+
+// inboxAt is an InboxReader over fixed messages.
+type inboxAt []ci.Message
+
+func (in inboxAt) Inbox() []ci.Message { return in }
+func (in inboxAt) InboxLen() int       { return len(in) }
+func (in inboxAt) InboxMessage(i int) (*ci.Message, bool) {
+	return &in[i], false
+}
+
+// Raw payloads decode alike whether they are aligned for the type
+// (loaded as a value) or not (copied byte by byte).
+func TestTopicRawPayloadsAnyAlignment(t *testing.T) {
+	want := rawPoint{X: 0.25, Y: -8, N: 12345}
+	var in inboxAt
+	for _, off := range []int{0, 8, 1, 3} {
+		p := make([]byte, 64)[off : off+24]
+		enc, _ := ci.NewCodec[rawPoint]()
+		copy(p, enc.Append(nil, &want))
+		in = append(in, ci.Message{Topic: "p", From: "a", Payload: p})
+	}
+	r := citest.NewRobot("b", 1).AddSensor(ci.TagMessaging, in)
+	tp, err := ci.NewTopic[rawPoint](r, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tp.Received()
+	if len(got) != len(in) {
+		t.Fatalf("received %d values of %d", len(got), len(in))
+	}
+	for k, g := range got {
+		if g.Value != want {
+			t.Errorf("payload %d: %+v, want %+v", k, g.Value, want)
+		}
+	}
+}
