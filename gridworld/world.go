@@ -217,6 +217,9 @@ type World[A, V, M any] struct {
 	agentKK, vertexKK uint64
 	// minChunk is the fewest agents worth a goroutine of their own.
 	minChunk int
+	// smallSkip is the rounds for which sort does not try sortSmall,
+	// smallBackoff what it was set to after sortSmall last gave up
+	smallSkip, smallBackoff int
 	// the phases as method values, made once
 	fn struct {
 		messages, located, applied, copyBack, count func(c int, s span)
@@ -614,6 +617,19 @@ func (w *World[A, V, M]) count(c int, s span) {
 // then an insertion sort inside buckets of more than one vertex. The
 // result is a stable sort by vertex, whatever the number of chunks.
 func (w *World[A, V, M]) sort() {
+	if len(w.chunks) == 1 && w.n <= smallSort {
+		if w.smallSkip > 0 {
+			w.smallSkip--
+		} else if w.sortSmall() {
+			w.smallBackoff = 0
+			return
+		} else {
+			// the agents move too much: leave it for a while, longer
+			// after every failure
+			w.smallBackoff = min(2*w.smallBackoff+8, 256)
+			w.smallSkip = w.smallBackoff
+		}
+	}
 	nb := w.ix.buckets
 	nr := len(w.chunks)
 	w.brange = w.brange[:0]
@@ -638,6 +654,48 @@ func (w *World[A, V, M]) sort() {
 		w.runSpans(w.brange, w.fn.inside)
 	}
 	w.ix.pos = w.pos
+}
+
+// smallSort is the most agents sortSmall tries: beyond, a failed try
+// costs as much as the counting sort.
+const smallSort = 4096
+
+// sortSmall is sort for a world of one chunk: an insertion sort in
+// place, stable, cheap since agents move one edge a round and so pass few
+// others in vertex order; the bucket offsets come from the counts. It
+// gives up when the agents have moved more than 2 places each on average
+// (after the first round, say, or in a crowd of walkers), leaving them partly sorted (still in
+// their original order on each vertex) for the counting sort. Either way
+// the result is the same stable sort by vertex.
+func (w *World[A, V, M]) sortSmall() bool {
+	pos, id, st := w.next, w.id, w.st
+	budget := 2*w.n + 64
+	for k := 1; k < len(pos); k++ {
+		p := pos[k]
+		if pos[k-1] <= p {
+			continue
+		}
+		i, s := id[k], st[k]
+		j := k
+		for j > 0 && pos[j-1] > p {
+			pos[j], id[j], st[j] = pos[j-1], id[j-1], st[j-1]
+			j--
+		}
+		pos[j], id[j], st[j] = p, i, s
+		if budget -= k - j; budget < 0 {
+			return false
+		}
+	}
+	start := w.ix.start
+	var run int32
+	for b, c := range w.hist[0][:w.ix.buckets] {
+		start[b] = run
+		run += c
+	}
+	start[w.ix.buckets] = int32(w.n)
+	w.pos, w.next = w.next, w.pos
+	w.ix.pos = w.pos
+	return true
 }
 
 // sortTotals adds up the agents of a range of buckets, over all chunks.
