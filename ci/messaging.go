@@ -109,7 +109,7 @@ type Topic[T any] struct {
 	// first holds the first values of a tick, in the topic itself: a
 	// robot that hears a few neighbours reads no memory of its own
 	// elsewhere
-	first [4]Received[T]
+	first [8]Received[T]
 }
 
 // Received is a value received on a topic, with the id of its sender
