@@ -100,16 +100,16 @@ type Topic[T any] struct {
 	bad  int32
 	// raw is the size of a T when its memory is its encoding (codec.raw),
 	// else -1: such payloads are copied without a call
-	raw   int32
+	raw int32
+	// first holds the first values of a tick, in the topic itself right
+	// after the fields above: a robot that hears a few neighbours reads
+	// no memory of its own elsewhere
+	first [8]Received[T]
 	tx    MessagingActuator
 	rx    MessagingSensor
 	codec Codec[T] // by value: one object less to reach per message
 	buf   []byte
 	out   T // the value being sent: the codec reads it through a pointer
-	// first holds the first values of a tick, in the topic itself: a
-	// robot that hears a few neighbours reads no memory of its own
-	// elsewhere
-	first [8]Received[T]
 }
 
 // Received is a value received on a topic, with the id of its sender
