@@ -62,6 +62,18 @@ type Finisher[A, V, M any] interface {
 	Finished(w *World[A, V, M]) bool
 }
 
+// Sleeper lets a program say which agents propose nothing in a round (a
+// task-allocation agent committed to its task, say), to save what their
+// transitions cost: an agent Asleep keeps its state and its vertex, its
+// location does not get it among the proposals (and is not asked when no
+// agent on it proposes), and UpdateAgent is not called for it. It still
+// posts its message and counts on its vertex for the others. Implement it
+// only when that is what the agent's transition would do anyway: stay,
+// keep its state, be accepted, leave its vertex as it is.
+type Sleeper[A any] interface {
+	Asleep(a *A) bool
+}
+
 // Initializer gives each agent its state before the first round (the
 // zero value of A without it). at is the agent's starting vertex.
 type Initializer[A any] interface {
@@ -187,6 +199,7 @@ type World[A, V, M any] struct {
 	loc   Locator[A, V]
 	upd   AgentUpdater[A, V]
 	fin   Finisher[A, V, M]
+	sleep Sleeper[A]
 
 	n        int
 	round    int
@@ -212,6 +225,7 @@ type World[A, V, M any] struct {
 	errs    []error
 	offsets []Offset
 	scratch [][]Proposal[A, V] // per chunk: the proposals of one vertex's agents
+	awake   [][]int32          // per chunk: the places of the agents that made them
 	touched [][]int32          // per chunk: the vertices whose location decided
 	// keys of the agents' and the vertices' random streams
 	agentKK, vertexKK uint64
@@ -247,6 +261,7 @@ func New[A, V, M any](cfg Config, rules Rules[A, V, M]) (*World[A, V, M], error)
 	w.loc, _ = rules.(Locator[A, V])
 	w.upd, _ = rules.(AgentUpdater[A, V])
 	w.fin, _ = rules.(Finisher[A, V, M])
+	w.sleep, _ = rules.(Sleeper[A])
 	w.agentKK, w.vertexKK = kindKey(cfg.Seed, kindAgent), kindKey(cfg.Seed, kindVertex)
 	w.fn.messages, w.fn.located, w.fn.applied, w.fn.copyBack, w.fn.count = w.messages, w.transitionsLocated, w.transitionsApplied, w.copyBack, w.count
 	w.fn.totals, w.fn.offsets, w.fn.scatter, w.fn.inside = w.sortTotals, w.sortOffsets, w.sortScatter, w.sortInside
@@ -266,6 +281,7 @@ func New[A, V, M any](cfg Config, rules Rules[A, V, M]) (*World[A, V, M], error)
 		w.vnext = make([]V, nv)
 		w.scratch = make([][]Proposal[A, V], w.threads)
 		w.touched = make([][]int32, w.threads)
+		w.awake = make([][]int32, w.threads)
 	}
 	if w.msgr != nil {
 		w.msg = make([]M, w.n)
@@ -521,6 +537,11 @@ func (w *World[A, V, M]) transitionsApplied(c int, s span) {
 	pos, id, st, next := w.pos, w.id, w.st, w.next
 	for ; k < s.hi; k++ {
 		i, here := id[k], pos[k]
+		if w.sleep != nil && w.sleep.Asleep(&st[k]) {
+			next[k] = here
+			h[here>>shift]++
+			continue
+		}
 		v.set(k, here, i)
 		r.resetLazy(kk, uint64(i), w.round, phaseMove)
 		t := w.rules.Transition(&st[k], v, r)
@@ -558,42 +579,52 @@ func (w *World[A, V, M]) transitionsLocated(c int, s span) {
 	shift := w.ix.shift
 	pos, id, st, next := w.pos, w.id, w.st, w.next
 	touched := w.touched[c][:0]
-	ps := w.scratch[c]
+	ps, awake := w.scratch[c], w.awake[c]
 	for k < s.hi {
 		here := pos[k]
 		g0 := k
-		ps = ps[:0]
+		ps, awake = ps[:0], awake[:0]
 		what = "Transition"
 		for ; k < s.hi && pos[k] == here; k++ {
+			if w.sleep != nil && w.sleep.Asleep(&st[k]) {
+				continue
+			}
 			i := id[k]
 			v.set(k, here, i)
 			r.resetLazy(kk, uint64(i), w.round, phaseMove)
 			ps = append(ps, Proposal[A, V]{Transition: w.rules.Transition(&st[k], v, r), Agent: i})
+			awake = append(awake, int32(k))
 		}
-		what = "UpdateLocation"
+		g1 := k
 		k = g0
-		w.vnext[here] = w.vert[here]
-		r.resetLazy(vk, uint64(here), w.round, 0)
-		w.loc.UpdateLocation(&w.vnext[here], ps, r)
-		touched = append(touched, here)
-		for j := range ps {
-			p := &ps[j]
-			if w.upd != nil {
-				what = "UpdateAgent"
-				w.upd.UpdateAgent(&st[k], p)
-			} else if p.Accept {
-				st[k] = p.State
-			}
+		if len(ps) > 0 {
+			what = "UpdateLocation"
+			w.vnext[here] = w.vert[here]
+			r.resetLazy(vk, uint64(here), w.round, 0)
+			w.loc.UpdateLocation(&w.vnext[here], ps, r)
+			touched = append(touched, here)
+		}
+		j := 0
+		for ; k < g1; k++ {
 			u := here
-			if p.Accept && p.Move != Stay {
-				u, _ = w.t.move(here, p.Move)
+			if j < len(awake) && int(awake[j]) == k {
+				p := &ps[j]
+				j++
+				if w.upd != nil {
+					what = "UpdateAgent"
+					w.upd.UpdateAgent(&st[k], p)
+				} else if p.Accept {
+					st[k] = p.State
+				}
+				if p.Accept && p.Move != Stay {
+					u, _ = w.t.move(here, p.Move)
+				}
 			}
 			next[k] = u
 			h[u>>shift]++
-			k++
 		}
 	}
-	w.scratch[c], w.touched[c] = ps, touched
+	w.scratch[c], w.awake[c], w.touched[c] = ps, awake, touched
 }
 
 // copyBack makes the locations' new states the vertices' states.

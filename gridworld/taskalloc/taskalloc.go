@@ -93,6 +93,10 @@ func (r *Rules) Transition(a *Agent, v *view, rnd *gridworld.Rand) transition {
 	return transition{State: Agent{Searching}, Vertex: *here, Move: gridworld.Dir(1 + rnd.IntN(2*r.g.Dims))} // rnd.Dir(r.g) without copying the grid
 }
 
+// Asleep: a committed agent proposes nothing (its transition would be to
+// stay, committed, and be accepted), which spares the engine its cost.
+func (r *Rules) Asleep(a *Agent) bool { return a.Phase == Committed }
+
 // UpdateLocation accepts every move and, in order, as many of the agents
 // joining as the residual demand allows, committing them; the others are
 // rejected and keep searching.
