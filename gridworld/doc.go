@@ -16,6 +16,10 @@
 //  4. accepted transitions are applied ([AgentUpdater] may take over);
 //  5. a program-defined test may end the run ([Finisher]).
 //
+// A program may also say which agents propose nothing in a round
+// ([Sleeper]: they stay as they are at no cost, as committed agents of
+// task allocation do).
+//
 // Every step reads the state the previous step left and writes only what
 // it owns, so the steps run in parallel over agents (or vertices) with no
 // locks, and the results are the same for any number of threads: each
@@ -26,8 +30,9 @@
 // Agents live in flat arrays of the program's types (no pointer per
 // agent), kept sorted by vertex: after every round a parallel, stable
 // counting sort over buckets of vertices (one vertex per bucket on dense
-// grids, about one agent per bucket on sparse ones) puts the agents of
-// one vertex, and their messages, next to each other, so that a
+// grids, about one agent per bucket on sparse ones; a small world sorts
+// in place by insertion, since agents move one edge a round) puts the
+// agents of one vertex, and their messages, next to each other, so that a
 // vertex's agents are found in constant time and a round handles them
 // vertex after vertex in one pass.
 //
