@@ -98,3 +98,45 @@ func TestSleepingAgentsProposeNothing(t *testing.T) {
 		}
 	}
 }
+
+// sleepyFree is sleepy without a Locator: every transition is applied as
+// it is made.
+type sleepyFree struct{ transitions atomic.Int64 }
+
+func (s *sleepyFree) Asleep(a *sleepyAgent) bool { return a.ID%2 == 1 }
+
+func (s *sleepyFree) InitAgent(id, at int32, r *gridworld.Rand) sleepyAgent {
+	return sleepyAgent{ID: id}
+}
+
+func (s *sleepyFree) Transition(a *sleepyAgent, v *gridworld.View[int32, struct{}], r *gridworld.Rand) gridworld.Transition[sleepyAgent, int32] {
+	s.transitions.Add(1)
+	return gridworld.Transition[sleepyAgent, int32]{State: sleepyAgent{ID: a.ID, Steps: a.Steps + 1}, Move: gridworld.East}
+}
+
+// Without a Locator too, sleeping agents keep their state and vertex.
+func TestSleepingAgentsWithoutLocator(t *testing.T) {
+	g := gridworld.Grid2D(7, 1, true)
+	for _, threads := range []int{0, 2} {
+		s := &sleepyFree{}
+		start := []int32{0, 0, 1, 1, 2, 2, 3, 3, 4, 4}
+		w, err := gridworld.New[sleepyAgent, int32, struct{}](gridworld.Config{Grid: g, Agents: len(start), Threads: threads, MinChunk: 3, Positions: start}, s)
+		must(t, err)
+		for range 3 {
+			must(t, w.Step())
+		}
+		if n := s.transitions.Load(); n != 3*5 {
+			t.Errorf("threads %d: %d transitions in 3 rounds, want 15 (the 5 agents awake)", threads, n)
+		}
+		pos, st := w.Positions(nil), w.States(nil)
+		for i := range st {
+			wantPos, wantSteps := start[i], int32(0)
+			if i%2 == 0 {
+				wantPos, wantSteps = (start[i]+3)%7, 3
+			}
+			if pos[i] != wantPos || st[i].Steps != wantSteps {
+				t.Errorf("threads %d: agent %d at %d after %d steps, want at %d after %d", threads, i, pos[i], st[i].Steps, wantPos, wantSteps)
+			}
+		}
+	}
+}
