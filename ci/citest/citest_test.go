@@ -277,3 +277,33 @@ func TestLEDs(t *testing.T) {
 		t.Error("NewLEDs(0) is not empty")
 	}
 }
+
+// Two counters on a perfect network hear each other's counts, one step
+// late, and never themselves.
+func TestCounter(t *testing.T) {
+	var net Network
+	a, b := NewRobot("a", 1), NewRobot("b", 1)
+	net.Attach(a)
+	net.Attach(b)
+	ca, cb := &Counter{}, &Counter{}
+	if err := ca.Init(a, ci.Params{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cb.Init(b, ci.Params{}); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		ca.ControlStep()
+		cb.ControlStep()
+		net.Deliver()
+	}
+	if n, ok := ca.Heard("b"); !ok || n != 4 {
+		t.Errorf("a heard %d from b (%v), want 4 (the fifth is delivered after a's last step)", n, ok)
+	}
+	if _, self := cb.Heard("b"); self {
+		t.Error("b heard itself")
+	}
+	if got := cb.HeardAll(); len(got) != 1 || got["a"] != 4 {
+		t.Errorf("b heard %v", got)
+	}
+}

@@ -8,37 +8,11 @@ import (
 	"time"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/ci/citest"
 	"github.com/argosgo/argos/realrobot"
 	"github.com/argosgo/argos/realrobot/realrobottest"
 	"github.com/argosgo/argos/realrobot/udpmsg"
 )
-
-// counter broadcasts its tick count on topic "count" and records what
-// it receives.
-type counter struct {
-	topic *ci.Topic[uint32]
-	n     uint32
-	mu    sync.Mutex
-	got   map[string]uint32
-}
-
-func (c *counter) Init(r ci.Robot, _ ci.Params) (err error) {
-	c.got = map[string]uint32{}
-	c.topic, err = ci.NewTopic[uint32](r, "count")
-	return err
-}
-
-func (c *counter) ControlStep() {
-	c.mu.Lock()
-	for _, m := range c.topic.Received() {
-		c.got[m.From] = max(c.got[m.From], m.Value)
-	}
-	c.mu.Unlock()
-	c.n++
-	c.topic.Broadcast(c.n)
-}
-func (c *counter) Reset()         {}
-func (c *counter) Destroy() error { return nil }
 
 func freePort(t *testing.T) string {
 	t.Helper()
@@ -59,7 +33,7 @@ func TestTwoRuntimes(t *testing.T) {
 		{ID: "r1", Listen: a, Peers: []string{b}, Token: token},
 		{ID: "r2", Listen: b, Peers: []string{a}, Token: token},
 	}
-	ctrls := []*counter{{}, {}}
+	ctrls := []*citest.Counter{{}, {}}
 	devs := realrobot.Devices{Sensors: []string{ci.TagMessaging}, Actuators: []string{ci.TagMessaging}}
 	var rts []*realrobot.Runtime
 	for i, cfg := range cfgs {
@@ -92,10 +66,10 @@ func TestTwoRuntimes(t *testing.T) {
 	}
 	for i, c := range ctrls {
 		other := ids[1-i]
-		if c.got[other] < 15 {
-			t.Errorf("%s heard %v; want the count of %s up to at least 15 of 25", ids[i], c.got, other)
+		if n, _ := c.Heard(other); n < 15 {
+			t.Errorf("%s heard %v; want the count of %s up to at least 15 of 25", ids[i], c.HeardAll(), other)
 		}
-		if _, self := c.got[ids[i]]; self {
+		if _, self := c.Heard(ids[i]); self {
 			t.Errorf("%s heard itself", ids[i])
 		}
 	}

@@ -5,50 +5,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/ci/citest"
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/realrobot"
 	"github.com/argosgo/argos/realrobot/attach"
 )
 
-// counter broadcasts its step count on topic "count" and keeps the
-// highest count heard from each robot.
-type counter struct {
-	topic *ci.Topic[uint32]
-	n     uint32
-	mu    sync.Mutex
-	got   map[string]uint32
-}
-
-func (c *counter) Init(r ci.Robot, _ ci.Params) (err error) {
-	c.got = map[string]uint32{}
-	c.topic, err = ci.NewTopic[uint32](r, "count")
-	return err
-}
-
-func (c *counter) ControlStep() {
-	c.mu.Lock()
-	for _, m := range c.topic.Received() {
-		c.got[m.From] = max(c.got[m.From], m.Value)
-	}
-	c.mu.Unlock()
-	c.n++
-	c.topic.Broadcast(c.n)
-}
-func (c *counter) Reset()         {}
-func (c *counter) Destroy() error { return nil }
-
-func (c *counter) heard(id string) uint32 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.got[id]
-}
-
 func init() {
-	ci.Controllers.MustRegister("remote_test_counter", "Tests of simulator/remote: counts on topic count.", func() ci.Controller { return &counter{} })
+	ci.Controllers.MustRegister("remote_test_counter", "Tests of simulator/remote: counts on topic count.", func() ci.Controller { return &citest.Counter{} })
 }
 
 // An attached controller's messages go through the simulation's channel
@@ -64,7 +31,7 @@ func TestMessagingThroughTheLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	remote := &counter{}
+	remote := &citest.Counter{}
 	if err := remote.Init(realrobot.NewRobot("fb0", 3, drv, devs), ci.Params{}); err != nil {
 		t.Fatal(err)
 	}
@@ -86,11 +53,11 @@ func TestMessagingThroughTheLink(t *testing.T) {
 	sim.Close()
 	<-done
 	drv.Close()
-	local := sim.Controller(1).(*counter)
-	if h := local.heard("fb0"); h < 25 {
+	local := sim.Controller(1).(*citest.Counter)
+	if h, _ := local.Heard("fb0"); h < 25 {
 		t.Errorf("the simulated robot heard the attached one up to %d of 30", h)
 	}
-	if h := remote.heard("fb1"); h < 25 {
+	if h, _ := remote.Heard("fb1"); h < 25 {
 		t.Errorf("the attached robot heard the simulated one up to %d of 30", h)
 	}
 }
