@@ -52,6 +52,14 @@ type Task struct {
 type Rules struct {
 	g        gridworld.Grid
 	residual atomic.Int64 // total residual demand
+	// near counts, per vertex, the vertices with residual demand in its
+	// local mapping (nil: unknown, every searching agent scans); live
+	// holds the vertices with residual demand, seen the residual seen
+	// when near was last brought up to date. Between rounds only.
+	near   []int32
+	live   []int32
+	seen   int64
+	radius int
 	// Endless keeps the run going after every demand is met (until the
 	// experiment's length).
 	Endless bool
@@ -68,6 +76,11 @@ func (r *Rules) Transition(a *Agent, v *view, rnd *gridworld.Rand) transition {
 	here := v.Vertex()
 	if a.Phase == Committed {
 		return transition{State: *a, Vertex: *here}
+	}
+	if r.near != nil && r.near[v.Here()] == 0 {
+		// no residual demand in the local mapping (the agent's vertex
+		// included): the scan would find nothing
+		return transition{State: Agent{Searching}, Vertex: *here, Move: gridworld.Dir(1 + rnd.IntN(2*r.g.Dims))}
 	}
 	if here.Demand > 0 {
 		return transition{State: Agent{Joining}, Vertex: Vertex{here.Demand - 1}}
@@ -120,10 +133,93 @@ func (r *Rules) UpdateLocation(v *Vertex, ts []gridworld.Proposal[Agent, Vertex]
 	}
 }
 
-// Finished ends the run when every demand is met (unless Endless).
-func (r *Rules) Finished(*World) bool { return !r.Endless && r.residual.Load() == 0 }
+// Finished ends the run when every demand is met (unless Endless). It
+// also brings near up to date after a round that met some demand.
+func (r *Rules) Finished(w *World) bool {
+	res := r.residual.Load()
+	if r.near != nil && res != r.seen {
+		r.seen = res
+		vs := w.Vertices()
+		live := r.live[:0]
+		for _, u := range r.live {
+			if vs[u].Demand > 0 {
+				live = append(live, u)
+			} else {
+				r.addNear(u, -1)
+			}
+		}
+		r.live = live
+	}
+	return !r.Endless && res == 0
+}
+
+// initNear counts, for every vertex, the vertices with residual demand
+// in its local mapping.
+func (r *Rules) initNear(vs []Vertex) {
+	r.near = make([]int32, len(vs))
+	r.live = r.live[:0]
+	for u := range vs {
+		if vs[u].Demand > 0 {
+			r.live = append(r.live, int32(u))
+			r.addNear(int32(u), 1)
+		}
+	}
+	r.seen = r.residual.Load()
+}
+
+// addNear adds d to near on every vertex whose local mapping holds u:
+// the vertices of u's own local mapping, since mappings are symmetric.
+func (r *Rules) addNear(u int32, d int32) {
+	g, rad := r.g, r.radius
+	x, y, z := g.Coords(u)
+	rz := 0
+	if g.Dims == 3 {
+		rz = rad
+	}
+	for dz := -rz; dz <= rz; dz++ {
+		cz, ok := axis(z+dz, g.Size[2], g.Torus)
+		if !ok {
+			continue
+		}
+		for dy := -rad; dy <= rad; dy++ {
+			cy, ok := axis(y+dy, g.Size[1], g.Torus)
+			if !ok {
+				continue
+			}
+			left := rad - abs(dy) - abs(dz)
+			for dx := -left; dx <= left; dx++ {
+				if cx, ok := axis(x+dx, g.Size[0], g.Torus); ok {
+					r.near[g.Vertex(cx, cy, cz)] += d
+				}
+			}
+		}
+	}
+}
+
+// axis is coordinate c on an axis of n vertices: wrapped on a torus,
+// false off a bounded grid.
+func axis(c, n int, torus bool) (int, bool) {
+	if c >= 0 && c < n {
+		return c, true
+	}
+	if !torus {
+		return 0, false
+	}
+	return (c%n + n) % n, true
+}
+
+func abs(a int) int {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
 
 // Program is a task-allocation world as the argos command runs it.
+// Demands change through the program only: the world keeps, per vertex,
+// how many vertices with residual demand its local mapping holds, so
+// that a searching agent with none in sight does not scan for them, and
+// it would not see demand written into Vertices between rounds.
 type Program struct {
 	*World
 	rules  *Rules
@@ -134,7 +230,7 @@ type Program struct {
 // NewWorld builds a task-allocation world with the given tasks (their
 // vertices and demands).
 func NewWorld(cfg gridworld.Config, tasks []Task) (*Program, error) {
-	r := &Rules{g: cfg.Grid}
+	r := &Rules{g: cfg.Grid, radius: cfg.Radius}
 	w, err := gridworld.New[Agent, Vertex, struct{}](cfg, r)
 	if err != nil {
 		return nil, err
@@ -150,6 +246,7 @@ func newProgram(w *World, r *Rules, tasks []Task) *Program {
 		p.demand += int64(t.Demand)
 	}
 	r.residual.Store(p.demand)
+	r.initNear(vs)
 	return p
 }
 
@@ -189,7 +286,7 @@ func New(s *gridworld.Setup) (gridworld.Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Rules{g: s.Grid, Endless: !finish}
+	r := &Rules{g: s.Grid, radius: s.Radius, Endless: !finish}
 	w, err := gridworld.Build[Agent, Vertex, struct{}](s, 0, r)
 	if err != nil {
 		return nil, err
