@@ -582,6 +582,36 @@ func (w *World[A, V, M]) transitionsLocated(c int, s span) {
 	ps, awake := w.scratch[c], w.awake[c]
 	for k < s.hi {
 		here := pos[k]
+		if k+1 == s.hi || pos[k+1] != here {
+			// alone on its vertex, as most agents of a sparse world are
+			u := here
+			if w.sleep == nil || !w.sleep.Asleep(&st[k]) {
+				what = "Transition"
+				i := id[k]
+				v.set(k, here, i)
+				r.resetLazy(kk, uint64(i), w.round, phaseMove)
+				ps = append(ps[:0], Proposal[A, V]{Transition: w.rules.Transition(&st[k], v, r), Agent: i})
+				what = "UpdateLocation"
+				w.vnext[here] = w.vert[here]
+				r.resetLazy(vk, uint64(here), w.round, 0)
+				w.loc.UpdateLocation(&w.vnext[here], ps, r)
+				touched = append(touched, here)
+				p := &ps[0]
+				if w.upd != nil {
+					what = "UpdateAgent"
+					w.upd.UpdateAgent(&st[k], p)
+				} else if p.Accept {
+					st[k] = p.State
+				}
+				if p.Accept && p.Move != Stay {
+					u, _ = w.t.move(here, p.Move)
+				}
+			}
+			next[k] = u
+			h[u>>shift]++
+			k++
+			continue
+		}
 		g0 := k
 		ps, awake = ps[:0], awake[:0]
 		what = "Transition"
