@@ -192,17 +192,7 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 		outs.length = &length
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := runExperiment(ctx, file, opt, log, outs); err != nil {
-		if errors.Is(err, errInterrupted) {
-			fmt.Fprintln(stderr, "argos: interrupted; results of the ticks done are written")
-			return 130
-		}
-		fmt.Fprintf(stderr, "argos: %v\n", err)
-		return 1
-	}
-	return 0
+	return runUntilDone(file, opt, log, outs, stderr)
 }
 
 // parseFlags parses args into fs. A mistake is answered with one line
@@ -307,4 +297,21 @@ func runExperiment(ctx context.Context, file string, opt simulator.Options, log 
 		err = ferr
 	}
 	return err
+}
+
+// runUntilDone runs the experiment until it ends or Ctrl-C (SIGINT or
+// SIGTERM) interrupts it, and returns the exit status: 0, 1 for an error,
+// 130 when interrupted (what was done is written).
+func runUntilDone(file string, opt simulator.Options, log *logrus.Logger, outs *outputs, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := runExperiment(ctx, file, opt, log, outs); err != nil {
+		if errors.Is(err, errInterrupted) {
+			fmt.Fprintln(stderr, "argos: interrupted; results of the ticks done are written")
+			return 130
+		}
+		fmt.Fprintf(stderr, "argos: %v\n", err)
+		return 1
+	}
+	return 0
 }

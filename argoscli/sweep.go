@@ -317,15 +317,5 @@ func runWork(args []string, _, stderr io.Writer) (code int) {
 	if threads >= 0 {
 		opt.Threads = &threads
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := runExperiment(ctx, file, opt, log, outs); err != nil {
-		if errors.Is(err, errInterrupted) {
-			fmt.Fprintln(stderr, "argos: interrupted; results of the ticks done are written")
-			return 130
-		}
-		fmt.Fprintf(stderr, "argos: %v\n", err)
-		return 1
-	}
-	return 0
+	return runUntilDone(file, opt, log, outs, stderr)
 }
