@@ -79,7 +79,7 @@ func TestSlowBrowserNeverStallsTheRun(t *testing.T) {
 	go func() { done <- sim.Execute(ctx) }()
 	tick := 0.0
 	for v.Clients() != 1 {
-		if time.Since(began) > time.Minute {
+		if time.Since(began) > 3*time.Minute { // about 30 s on a quiet machine; CI runs packages side by side
 			t.Fatalf("%d browsers connected after %v at tick %v; the stuck one was not disconnected", v.Clients(), time.Since(began), tick)
 		}
 		tick = good.wait("a frame", isFrame)["tick"].(float64)
