@@ -98,6 +98,7 @@ type browser struct {
 	t    testing.TB
 	conn *websocket.Conn
 	msgs chan map[string]any
+	seq  int // of the checks synced sends
 }
 
 // dial connects a WebSocket client that decodes every message.
@@ -172,6 +173,18 @@ func (b *browser) wait(what string, ok func(m map[string]any) bool) map[string]a
 	}
 }
 
+// synced returns once the viewer has served every command this browser
+// sent before it: a check is answered in the order commands are served.
+// v.Do does not wait for them (they come through the browser's socket),
+// so a test reading the simulator after commands calls this first.
+func (b *browser) synced(id string) {
+	b.t.Helper()
+	b.seq++
+	seq := float64(1000 + b.seq)
+	b.send(map[string]any{"cmd": "check", "id": id, "x": 0, "y": 0, "seq": seq})
+	b.wait("the check answered after the commands", func(m map[string]any) bool { return m["t"] == "check" && m["seq"] == seq })
+}
+
 func isFrame(m map[string]any) bool { return m["t"] == "frame" }
 
 func TestProtocol(t *testing.T) {
@@ -225,7 +238,7 @@ func TestProtocol(t *testing.T) {
 	}
 	// move a robot, then a static wall (refused with a message)
 	a.send(map[string]any{"cmd": "move", "id": "fb3", "x": 1.25, "y": -1.3})
-	a.wait("frame after the move", isFrame)
+	a.synced("fb3")
 	do(t, v, func(s *simulator.Simulator) {
 		h, _ := s.Body("fb3")
 		p := s.Space().Bodies[h].Pos
