@@ -12,7 +12,11 @@
 // they hold or claim) and claims the first; once it has the claim
 // granted it holds both nodes, drives along the arc, and releases the
 // node it left when it reaches the other. Holding both ends of an arc
-// while on it makes the arc exclusive too.
+// while on it makes the arc exclusive too. An arc is driven as a
+// straight leg (unicycle.Body.FollowLeg): the agent turns on the spot to
+// face the next node, then drives with no angular speed, so that its
+// commands change only at the ends of the leg and in its last
+// centimetres.
 //
 // # Messages
 //

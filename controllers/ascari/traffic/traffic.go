@@ -145,6 +145,9 @@ func (c *Controller) Reset() {
 	c.plan = [3]int16{-1, -1, -1}
 	clear(c.peers)
 	c.node = -1
+	if c.body != nil {
+		c.body.ResetLeg()
+	}
 }
 
 func (c *Controller) Destroy() error { return nil }
@@ -186,7 +189,7 @@ func (c *Controller) ControlStep() {
 	switch {
 	case c.next >= 0:
 		gx, gy := c.nodeXY(c.next)
-		if c.body.DriveTo(gx, gy) < 0.01 {
+		if c.body.FollowLeg(gx, gy, 0.01, c.params.h) {
 			c.body.Stop()
 			c.node, c.next = c.next, -1
 			c.moved++

@@ -20,6 +20,18 @@ type Body struct {
 	x, y, th   int
 	v, w       int
 	MaxV, MaxW float64 // limits of the commands (m/s, rad/s)
+	leg        leg     // FollowLeg's state
+}
+
+// leg is the straight leg FollowLeg drives along.
+type leg struct {
+	on      bool
+	gx, gy  float64 // the goal
+	x, y    float64 // where the bearing was taken
+	aimed   bool    // bearing holds the bearing from (x, y)
+	bearing float64 // the heading to drive on, near theta
+	ux, uy  float64 // its unit vector
+	driving bool    // facing the goal: w = 0
 }
 
 // New finds the devices of r and the states and controls of a unicycle
@@ -87,3 +99,77 @@ func (b *Body) DriveTo(gx, gy float64) float64 {
 	b.Set(v, kw*e)
 	return d
 }
+
+// Constants of FollowLeg.
+const (
+	// legKv is the gain of the forward speed in the last metres: v =
+	// min(MaxV, legKv*d), as DriveTo's
+	legKv = 6.0
+	// legAim is the heading error (rad) below which the agent stops
+	// turning and drives
+	legAim = 1e-9
+	// legOff is how far (m) the goal may fall off the line driven before
+	// the agent turns again
+	legOff = 0.005
+)
+
+// FollowLeg drives to (gx, gy) along a straight leg and reports whether
+// the agent is within tol metres of it. Unlike DriveTo, it steers only
+// at the start of the leg: it turns on the spot towards the goal, at
+// most MaxW, the last tick's command landing on the heading (h is the
+// tick's length in seconds); it then drives straight with w = 0 (so the
+// heading stays exactly as it is, and the dynamics' sine and cosine of
+// it are not recomputed), at min(MaxV, 6*d) m/s. It turns again if the
+// goal falls more than 5 mm off the line driven, or behind the agent.
+// A new goal starts a new leg; the state is the Body's, so an agent
+// follows one leg at a time (ResetLeg forgets it).
+func (b *Body) FollowLeg(gx, gy, tol, h float64) bool {
+	l := &b.leg
+	if !l.on || gx != l.gx || gy != l.gy {
+		*l = leg{on: true, gx: gx, gy: gy}
+	}
+	x, y, th := b.Pose()
+	dx, dy := gx-x, gy-y
+	d2 := dx*dx + dy*dy
+	if d2 < tol*tol {
+		return true
+	}
+	if l.driving {
+		// the goal is ahead and on the line, or the agent turns again
+		along, off := dx*l.ux+dy*l.uy, dx*l.uy-dy*l.ux
+		if along > 0 && off < legOff && off > -legOff {
+			b.drive(d2)
+			return false
+		}
+		l.driving, l.aimed = false, false
+	}
+	if !l.aimed || x != l.x || y != l.y {
+		// the heading to the goal, unwrapped near theta
+		a := math.Atan2(dy, dx)
+		a += 2 * math.Pi * math.Round((th-a)/(2*math.Pi))
+		d := math.Sqrt(d2)
+		l.aimed, l.x, l.y, l.bearing, l.ux, l.uy = true, x, y, a, dx/d, dy/d
+	}
+	e := l.bearing - th
+	if math.Abs(e) <= legAim {
+		l.driving = true
+		b.drive(d2)
+		return false
+	}
+	b.Set(0, e/h)
+	return false
+}
+
+// drive sets the commands of a leg's straight part, d2 the squared
+// distance to the goal.
+func (b *Body) drive(d2 float64) {
+	v := b.MaxV
+	if r := b.MaxV / legKv; d2 < r*r {
+		v = legKv * math.Sqrt(d2)
+	}
+	b.Set(v, 0)
+}
+
+// ResetLeg forgets the leg FollowLeg was driving along; the next call
+// starts a new one.
+func (b *Body) ResetLeg() { b.leg = leg{} }

@@ -76,3 +76,60 @@ var (
 	_ ci.DynamicsState   = (*fakeState)(nil)
 	_ ci.DynamicsControl = (*fakeControl)(nil)
 )
+
+// FollowLeg turns on the spot towards the goal, then drives with w
+// exactly 0 (the heading does not change again) and arrives; it turns
+// again when pushed off the line.
+func TestFollowLeg(t *testing.T) {
+	const h = 0.001
+	for _, tc := range []struct{ th, gx, gy float64 }{
+		{0, 0, 1}, {4 * math.Pi, -1, 0}, {-6*math.Pi + 0.3, 0.5, -0.7}, {0, 1, 0},
+	} {
+		st := &fakeState{names: []string{"x", "y", "theta"}, values: []float64{0, 0, tc.th}}
+		ctl := &fakeControl{names: []string{"v", "w"}, values: make([]float64, 2)}
+		b := &Body{state: st, control: ctl, x: 0, y: 1, th: 2, v: 0, w: 1, MaxV: 0.5, MaxW: 6}
+		turned, pushed := false, false
+		var heading float64
+		arrived := -1
+		for tick := 0; tick < 20000; tick++ {
+			if b.FollowLeg(tc.gx, tc.gy, 0.01, h) {
+				arrived = tick
+				break
+			}
+			v, w := ctl.values[0], ctl.values[1]
+			if v != 0 && w != 0 {
+				t.Fatalf("goal (%v, %v), tick %d: v = %v and w = %v together", tc.gx, tc.gy, tick, v, w)
+			}
+			if math.Abs(w) > 6 || v < 0 || v > 0.5 {
+				t.Fatalf("goal (%v, %v), tick %d: commands (%v, %v) beyond the limits", tc.gx, tc.gy, tick, v, w)
+			}
+			if v > 0 && !turned {
+				turned, heading = true, st.values[2]
+			}
+			if turned && st.values[2] != heading && !pushed {
+				t.Fatalf("goal (%v, %v), tick %d: heading %v changed while driving (%v)", tc.gx, tc.gy, tick, st.values[2], heading)
+			}
+			// Euler steps of the unicycle
+			st.values[0] += h * v * math.Cos(st.values[2])
+			st.values[1] += h * v * math.Sin(st.values[2])
+			st.values[2] += h * w
+			if turned && !pushed && tick%500 == 0 && math.Hypot(tc.gx-st.values[0], tc.gy-st.values[1]) > 0.3 {
+				// a shove 2 cm sideways: it must turn again and still arrive
+				st.values[0] += 0.02 * math.Sin(heading)
+				st.values[1] -= 0.02 * math.Cos(heading)
+				pushed = true
+			}
+		}
+		if arrived < 0 {
+			t.Fatalf("goal (%v, %v): not reached in 20 s; at %v", tc.gx, tc.gy, st.values)
+		}
+		if !pushed && tc.gx != 0.5 {
+			t.Errorf("goal (%v, %v): the test never pushed the agent", tc.gx, tc.gy)
+		}
+		// at most a half turn at 6 rad/s and the leg at 0.5 m/s, with the
+		// slow-down of the last centimetres
+		if limit := (math.Pi/6 + math.Hypot(tc.gx, tc.gy)/0.5 + 1.5) / h; float64(arrived) > limit {
+			t.Errorf("goal (%v, %v): arrived after %d ticks, more than %v", tc.gx, tc.gy, arrived, limit)
+		}
+	}
+}
