@@ -366,7 +366,10 @@ func (rt *Runtime) Close() error {
 	}
 	rt.closed = true
 	stalled := rt.stalled
-	if rt.workerUp && !stalled {
+	if rt.workerUp {
+		// Nothing sends after Run returned. A stalled worker sees the
+		// close once its tick returns (its result goes to done's buffer)
+		// and exits instead of waiting forever.
 		close(rt.req)
 	}
 	rt.mu.Unlock()

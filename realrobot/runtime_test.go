@@ -3,6 +3,7 @@ package realrobot_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -484,9 +485,11 @@ func TestPanicSite(t *testing.T) {
 }
 
 func TestStalledTick(t *testing.T) {
+	before := runtime.NumGoroutine()
 	drv := realrobottest.NewDriver()
 	release := make(chan struct{})
-	defer close(release)
+	var releaseOnce sync.Once
+	defer releaseOnce.Do(func() { close(release) })
 	c := &hookCtrl{step: func(n int) {
 		if n == 2 {
 			<-release
@@ -514,6 +517,17 @@ func TestStalledTick(t *testing.T) {
 	}
 	if m := drv.Motors(); m != [2]float64{} || !drv.Closed() {
 		t.Errorf("after Close: motors %v, closed %v", m, drv.Closed())
+	}
+	// once the stalled step returns, the worker goes away; its tick does
+	// not act on the closed driver
+	releaseOnce.Do(func() { close(release) })
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines 5 s after the stalled step returned, %d before the run: the worker did not exit", runtime.NumGoroutine(), before)
+		}
+	}
+	if m := drv.Motors(); m != [2]float64{} {
+		t.Errorf("the stalled tick set the motors to %v after Close", m)
 	}
 }
 
