@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -633,5 +634,44 @@ func BenchmarkControlStep(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		c.ControlStep()
+	}
+}
+
+// sharedRing is a proximity sensor that offers its ring's directions, as
+// the simulator's do.
+type sharedRing struct {
+	*citest.Proximity
+	angles []float64
+	dirs   []ci.Vector2
+}
+
+func (s sharedRing) Directions() ([]float64, []ci.Vector2) { return s.angles, s.dirs }
+
+func TestUsesSharedDirectionsWithoutWritingThem(t *testing.T) {
+	// The shared direction of the sensor at 45° deliberately points to
+	// -45°: a controller that uses it turns left, one that computes its
+	// own turns right.
+	p := sharedRing{citest.NewProximity(ci.Radians(45)), []float64{ci.Radians(45)}, []ci.Vector2{ci.FromPolar(1, ci.Radians(-45))}}
+	want := sharedRing{nil, slices.Clone(p.angles), slices.Clone(p.dirs)}
+	w := &citest.Wheels{}
+	r := citest.NewRobot("ep0", 1).AddActuator(ci.TagDifferentialSteering, w).AddSensor(ci.TagEPuckProximity, p)
+	c := diffusion.New()
+	if err := c.Init(r, ci.Params{}); err != nil {
+		t.Fatal(err)
+	}
+	p.Set(0, 1)
+	c.ControlStep()
+	if w.Left != 0 || w.Right != 5 {
+		t.Errorf("wheels (%v, %v), want (0, 5) from the shared direction", w.Left, w.Right)
+	}
+	// an angle that is not the shared one: the controller computes its
+	// direction in a cache of its own and leaves the shared ones alone
+	p.Readings()[0].Angle = ci.Radians(90)
+	c.ControlStep()
+	if w.Left != 5 || w.Right != 0 {
+		t.Errorf("wheels (%v, %v) after the angle changed, want (5, 0)", w.Left, w.Right)
+	}
+	if !slices.Equal(p.angles, want.angles) || !slices.Equal(p.dirs, want.dirs) {
+		t.Errorf("shared directions changed to %v %v, want %v %v", p.angles, p.dirs, want.angles, want.dirs)
 	}
 }

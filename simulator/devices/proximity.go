@@ -90,6 +90,14 @@ func (p *proximity) CloneFor(r *entity.Robot) any {
 
 func (p *proximity) Readings() []ci.ProximityReading { return p.readings }
 
+// Directions returns the angle of each reading and its unit vector
+// (ci.FromPolar(1, angle)), shared by the sensors of every robot of the
+// model: a controller that caches the directions of its ring (diffusion)
+// uses these instead of a copy per robot. Callers must not change them.
+func (p *proximity) Directions() (angles []float64, dirs []ci.Vector2) {
+	return p.ring.Angles, p.dirs
+}
+
 // Update casts one ray per sensor (space.CastRing: the bodies the rays
 // can reach are gathered once per robot, and a robot with nothing in
 // reach reads zeros without casting).

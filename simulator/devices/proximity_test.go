@@ -511,3 +511,43 @@ func TestFootBotSeesTheGripper(t *testing.T) {
 		}
 	}
 }
+
+// The directions a proximity sensor offers controllers (diffusion's
+// cache) are those of its readings' angles, and the clones of one sensor
+// share them.
+func TestProximityDirectionsMatchReadings(t *testing.T) {
+	type ring interface {
+		ci.Proximity
+		Directions() ([]float64, []ci.Vector2)
+	}
+	s := newArena(4)
+	for _, tc := range []struct {
+		m   *entity.RobotModel
+		xml string
+	}{
+		{entity.EPuck, `<epuck_proximity implementation="default"/>`},
+		{entity.FootBot, `<footbot_proximity implementation="default"/>`},
+		{entity.EPuck, `<proximity implementation="default"/>`},
+	} {
+		r := addRobot(s, tc.m, "r"+strconv.Itoa(len(s.Bodies)), 0, 0, 0, 1)
+		p, ok := any(proximitySensor(t, r, tc.xml)).(ring)
+		if !ok {
+			t.Fatalf("%s: the sensor offers no Directions", tc.xml)
+		}
+		r2 := addRobot(s, tc.m, "r"+strconv.Itoa(len(s.Bodies)), 1, 1, 0, 2)
+		c := p.(devices.Cloner).CloneFor(r2).(ring)
+		angles, dirs := p.Directions()
+		angles2, dirs2 := c.Directions()
+		if len(angles) != len(p.Readings()) || len(dirs) != len(angles) {
+			t.Fatalf("%s: %d angles and %d directions for %d readings", tc.xml, len(angles), len(dirs), len(p.Readings()))
+		}
+		for i, rd := range p.Readings() {
+			if angles[i] != rd.Angle || dirs[i] != ci.FromPolar(1, rd.Angle) {
+				t.Errorf("%s: sensor %d: direction (%v, %v), want the reading's angle %v and its unit vector", tc.xml, i, angles[i], dirs[i], rd.Angle)
+			}
+		}
+		if &angles2[0] != &angles[0] || &dirs2[0] != &dirs[0] {
+			t.Errorf("%s: a clone has directions of its own, want the prototype's", tc.xml)
+		}
+	}
+}
