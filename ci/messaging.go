@@ -57,6 +57,18 @@ type InboxReader interface {
 	InboxMessage(i int) (m *Message, unicast bool)
 }
 
+// InboxSizer is implemented by messaging sensors that know how many
+// messages a robot's inbox may hold at a tick: InboxMax returns the
+// largest inbox the runtime has delivered to any robot so far (it never
+// decreases). [Topic] keeps room for twice that many values, made as
+// soon as the largest inbox outgrows its room, so that robots meeting
+// more neighbours than ever before find the room made already: a swarm
+// allocates while its largest inbox grows, in its first ticks, and not
+// in steady state.
+type InboxSizer interface {
+	InboxMax() int
+}
+
 // TopicLister is implemented by messaging devices whose element lists
 // the topics they carry (<messaging topic="a,b"/>); an empty list means
 // every topic.
@@ -107,7 +119,8 @@ type Topic[T any] struct {
 	first [8]Received[T]
 	tx    MessagingActuator
 	rx    MessagingSensor
-	codec Codec[T] // by value: one object less to reach per message
+	sz    InboxSizer // rx, when it knows the largest inbox
+	codec Codec[T]   // by value: one object less to reach per message
 	buf   []byte
 	out   T // the value being sent: the codec reads it through a pointer
 }
@@ -153,6 +166,7 @@ func NewTopic[T any](r Robot, name string) (*Topic[T], error) {
 			return nil, err
 		}
 		t.rd, _ = d.(InboxReader)
+		t.sz, _ = d.(InboxSizer)
 	}
 	if t.tx == nil && t.rx == nil {
 		return nil, fmt.Errorf("ci: robot %q: topic %q: messaging is %w for this controller; add <messaging implementation=\"default\"/> under <actuators> to send and under <sensors> to receive",
@@ -204,11 +218,16 @@ func (t *Topic[T]) Received() []Received[T] {
 	t.bad = 0
 	if t.rd != nil {
 		n := t.rd.InboxLen()
-		if n > cap(t.got) {
+		room := n
+		if t.sz != nil {
+			// the largest inbox of any robot: see InboxSizer
+			room = max(room, t.sz.InboxMax())
+		}
+		if room > cap(t.got) {
 			// room for twice this inbox at once: a robot whose
 			// neighbourhood grows allocates a few times, not at every
 			// new largest inbox
-			t.got = make([]Received[T], 0, max(2*n, 16))
+			t.got = make([]Received[T], 0, max(2*room, 16))
 		}
 		for i := 0; i < n; i++ {
 			m, uni := t.rd.InboxMessage(i)

@@ -168,3 +168,45 @@ func TestTopicRawPayloadsAnyAlignment(t *testing.T) {
 		}
 	}
 }
+
+// sizedInbox is an InboxReader that also tells the largest inbox of the
+// swarm (ci.InboxSizer).
+type sizedInbox struct {
+	*inboxAt
+	most int
+}
+
+func (s sizedInbox) InboxMax() int { return s.most }
+
+// A Topic makes room for the largest inbox of the swarm before its own
+// robot hears that many: after a first Received, growing the robot's
+// inbox up to that size allocates nothing; without the sizer, it does.
+func TestTopicMakesRoomForTheLargestInbox(t *testing.T) {
+	for _, most := range []int{0, 40} {
+		in := new(inboxAt)
+		*in = append(make(inboxAt, 0, 40), ci.Message{Topic: "p", From: "a", Payload: make([]byte, 8)})
+		r := citest.NewRobot("b", 1).AddSensor(ci.TagMessaging, sizedInbox{in, most})
+		tp, err := ci.NewTopic[uint64](r, "p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp.Received()
+		calls := 0
+		// AllocsPerRun calls once before it counts: the inbox grows to 40
+		// at the counted call
+		a := testing.AllocsPerRun(1, func() {
+			if calls++; calls == 2 {
+				for len(*in) < 40 {
+					*in = append(*in, (*in)[0])
+				}
+			}
+			tp.Received()
+		})
+		if most > 0 && a != 0 || most == 0 && a == 0 {
+			t.Errorf("largest inbox %d: %v allocations for a robot's first inbox of 40", most, a)
+		}
+		if got := len(tp.Received()); got != 40 {
+			t.Errorf("largest inbox %d: %d values received, want 40", most, got)
+		}
+	}
+}

@@ -434,9 +434,12 @@ func describe(n *config.Node) string {
 	return "<" + n.Name + ">"
 }
 
+// resize returns s with length n; a new slice has room for half as much
+// again, so that counts that vary from tick to tick (deliveries,
+// messages) stop allocating once they have reached their usual highs.
 func resize[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return make([]T, n, n+n/2)
 	}
 	return s[:n]
 }

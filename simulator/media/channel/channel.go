@@ -90,6 +90,9 @@ type Channel struct {
 	out    []ci.Message
 	nowOut []ci.Message
 	stats  Stats
+	// inboxMax is the largest inbox delivered since the start
+	// (ci.InboxSizer)
+	inboxMax int
 	// slabs hold the members and their devices, made robot after robot,
 	// side by side: a tick that visits every robot's devices in order
 	// reads them as one run of memory
@@ -347,6 +350,12 @@ func (c *Channel) makeJobs() {
 		buf := c.chunks[ch][:0]
 		for _, k := range c.passed[ch*forwardChunk : min((ch+1)*forwardChunk, len(c.passed))] {
 			buf = c.forward(&c.msgs[k], buf)
+		}
+		if len(buf) > cap(buf)*2/3 {
+			// room for twice the deliveries once they fill two thirds
+			// of it: a tick with a few more deliveries than any before
+			// does not allocate, only one with a third more
+			buf = slices.Grow(buf, len(buf))
 		}
 		c.chunks[ch] = buf
 	}
@@ -697,9 +706,12 @@ func (c *Channel) deliver(chunks int) {
 			}
 		}
 	}
+	most := c.inboxMax
 	for i := 1; i <= n; i++ {
+		most = max(most, int(c.count[i]))
 		c.count[i] += c.count[i-1]
 	}
+	c.inboxMax = most
 	c.at = resize(c.at, n+1)
 	copy(c.at, c.count)
 	// then place them, in the same order: a stable counting sort
@@ -904,6 +916,10 @@ func (r *Receiver) Inbox() []ci.Message {
 // InboxLen implements ci.InboxReader.
 func (r *Receiver) InboxLen() int { return len(r.ch.refsOf(r.index)) }
 
+// InboxMax implements ci.InboxSizer: the largest inbox the channel has
+// delivered to any of its robots.
+func (r *Receiver) InboxMax() int { return r.ch.inboxMax }
+
 // InboxMessage implements ci.InboxReader.
 func (r *Receiver) InboxMessage(i int) (*ci.Message, bool) {
 	c := r.ch
@@ -928,6 +944,7 @@ var (
 	_ ci.MessagingActuator = (*Sender)(nil)
 	_ ci.MessagingSensor   = (*Receiver)(nil)
 	_ ci.InboxReader       = (*Receiver)(nil)
+	_ ci.InboxSizer        = (*Receiver)(nil)
 )
 
 // UsesMobileIndex tells the simulator whether the channel queries the
