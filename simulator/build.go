@@ -256,9 +256,13 @@ func (s *Simulator) buildArena(ctx context.Context) error {
 		s.sp.Grow(n)
 		place.Grow(n)
 		bodyAt = slices.Grow(bodyAt, n)
-		if len(s.byID) == 0 {
-			s.byID = make(map[string]int, n)
+		// a map made with room for them all: growing one to a million
+		// entries rehashes it again and again
+		ids := make(map[string]int, len(s.byID)+n)
+		for id, h := range s.byID {
+			ids[id] = h
 		}
+		s.byID = ids
 	}
 	for _, n := range s.exp.Arena.Children {
 		if err := interrupted(ctx); err != nil {
@@ -487,7 +491,9 @@ func (s *Simulator) addEntity(spec *entity.Spec) error {
 	r.rnd = *mrand.New(&r.pcg)
 	r.Rand = &r.rnd
 	r.ctrlID = spec.ControllerID
-	r.metrics = robotMetrics{st: &s.metrics, id: spec.ID}
+	if s.metrics.on {
+		r.metrics = &robotMetrics{st: &s.metrics, id: spec.ID}
+	}
 	s.robots = append(s.robots, r)
 	s.world.Robots = append(s.world.Robots, &r.Robot)
 	return nil
@@ -622,7 +628,7 @@ func (s *Simulator) buildController(r *robot, params ci.Params, protos map[proto
 		}
 		return dev, err
 	}
-	r.devs = s.slab.devs.take(len(c.Sensors) + len(c.Actuators))[:0]
+	r.entry = c
 	r.sens = s.slab.sens.take(len(c.Sensors))[:0]
 	r.acts = s.slab.acts.take(len(c.Actuators))[:0]
 	for _, d := range c.Actuators {
@@ -634,7 +640,6 @@ func (s *Simulator) buildController(r *robot, params ci.Params, protos map[proto
 		if !ok {
 			return d.Node.Errorf("simulator: actuator <%s> does not act", d.Tag)
 		}
-		r.devs = append(r.devs, robotDevice{tag: d.Tag, actuator: true, dev: dev})
 		r.acts = append(r.acts, act)
 	}
 	for _, d := range c.Sensors {
@@ -646,10 +651,8 @@ func (s *Simulator) buildController(r *robot, params ci.Params, protos map[proto
 		if !ok {
 			return d.Node.Errorf("simulator: sensor <%s> does not sense", d.Tag)
 		}
-		r.devs = append(r.devs, robotDevice{tag: d.Tag, dev: dev})
 		r.sens = append(r.sens, sen)
 	}
-	r.label = c.Label
 	r.ctrl = s.hostedController(r, c, factory) // media_remote.go
 	if params.Name == "" {
 		params = c.Params

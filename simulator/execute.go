@@ -91,5 +91,9 @@ func (s *Simulator) RobotDevices(i int) []Device {
 // controller of robot i, and whether the robot is still in the arena.
 func (s *Simulator) RobotController(i int) (id, label string, active bool) {
 	r := s.robots[i]
-	return r.ctrlID, r.label, !r.removed
+	label = ""
+	if r.entry != nil {
+		label = r.entry.Label
+	}
+	return r.ctrlID, label, !r.removed
 }

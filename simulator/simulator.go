@@ -57,7 +57,6 @@ type Simulator struct {
 	// slab is where robots and their device lists are made (build.go).
 	slab struct {
 		robots []robot
-		devs   slabOf[robotDevice]
 		sens   slabOf[devices.Sensor]
 		acts   slabOf[devices.Actuator]
 	}
@@ -76,27 +75,34 @@ type robot struct {
 	entity.Robot
 
 	// read when asked
-	devs    []robotDevice // by tag, sensors first, for the controller's Sensor and Actuator
+	// entry is the robot's <controllers> entry (nil until its devices are
+	// built): its Sensors and Actuators are the tags of sens and acts, in
+	// that order, for the controller's Sensor and Actuator.
+	entry   *config.Controller
 	ctrlID  string
-	label   string
-	metrics robotMetrics // metrics.go
+	metrics *robotMetrics // metrics.go; nil unless Options.Metrics
 	// the robot's first random stream (Robot.Rand), made with the robot
 	pcg rand.PCG
 	rnd rand.Rand
 }
 
-// robotDevice is one device of a robot under its tag.
-type robotDevice struct {
-	tag      string
-	actuator bool
-	dev      any
-}
-
-// device returns the robot's sensor (or actuator) of tag.
+// device returns the robot's sensor (or actuator) of tag: the first one
+// its controller entry declares.
 func (r *robot) device(tag string, actuator bool) (any, bool) {
-	for i := range r.devs {
-		if d := &r.devs[i]; d.actuator == actuator && d.tag == tag {
-			return d.dev, true
+	if r.entry == nil {
+		return nil, false
+	}
+	if actuator {
+		for i := range r.entry.Actuators {
+			if r.entry.Actuators[i].Tag == tag && i < len(r.acts) {
+				return r.acts[i], true
+			}
+		}
+		return nil, false
+	}
+	for i := range r.entry.Sensors {
+		if r.entry.Sensors[i].Tag == tag && i < len(r.sens) {
+			return r.sens[i], true
 		}
 	}
 	return nil, false

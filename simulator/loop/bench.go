@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,7 +88,7 @@ func (b *Bench) Init(sim *simulator.Simulator, n *config.Node) error {
 		}
 		b.cpuProf = out
 	}
-	b.robots, b.start = b.robots[:0], b.start[:0]
+	b.robots, b.start = slices.Grow(b.robots[:0], sim.NumRobots()), slices.Grow(b.start[:0], sim.NumRobots())
 	for i := 0; i < sim.NumRobots(); i++ {
 		r := sim.Robot(i)
 		if r.Model.Type != "e-puck" {
