@@ -123,6 +123,8 @@ type Topic[T any] struct {
 	codec Codec[T]   // by value: one object less to reach per message
 	buf   []byte
 	out   T // the value being sent: the codec reads it through a pointer
+	// more is the room for inboxes larger than first
+	more []Received[T]
 }
 
 // Received is a value received on a topic, with the id of its sender
@@ -223,11 +225,18 @@ func (t *Topic[T]) Received() []Received[T] {
 			// the largest inbox of any robot: see InboxSizer
 			room = max(room, t.sz.InboxMax())
 		}
-		if room > cap(t.got) {
+		if room > len(t.first) && room > cap(t.more) {
 			// room for twice this inbox at once: a robot whose
 			// neighbourhood grows allocates a few times, not at every
 			// new largest inbox
-			t.got = make([]Received[T], 0, max(2*room, 16))
+			t.more = make([]Received[T], 0, max(2*room, 16))
+		}
+		// an inbox that fits is read into first, next to the fields
+		// above, whatever room more has
+		if n <= len(t.first) {
+			t.got = t.first[:0]
+		} else {
+			t.got = t.more[:0]
 		}
 		for i := 0; i < n; i++ {
 			m, uni := t.rd.InboxMessage(i)
