@@ -78,8 +78,12 @@ type Channel struct {
 	chunks [][]fwd
 	// deliveries for later ticks, by due tick
 	later map[int64]*slot
-	free  []*slot
-	now   *slot // the slot of this tick: the inbox reads its arena
+	// the slot schedule used last and its due tick (nil after deliver
+	// and Reset, which take slots out of later)
+	lastSlot *slot
+	lastDue  int64
+	free     []*slot
+	now      *slot // the slot of this tick: the inbox reads its arena
 	// the deliveries of this tick, by receiver: member i's are
 	// refs[at[i]:at[i+1]], each an index in out (with unicastRef set
 	// for a unicast) or -1-k for nowOut[k], a delivery held until now;
@@ -677,6 +681,7 @@ func (c *Channel) deliver(chunks int) {
 	}
 	c.now = c.later[c.tick]
 	delete(c.later, c.tick)
+	c.lastSlot = nil
 	n := len(c.members)
 	c.count = resize(c.count, n+1)
 	clear(c.count)
@@ -737,7 +742,13 @@ func (c *Channel) deliver(chunks int) {
 // that tick's slot (once per message and slot).
 func (c *Channel) schedule(f fwd) {
 	due := c.tick + int64(f.hold)
-	s := c.later[due]
+	// the slot of the last delivery held, when due the same tick (all
+	// of a tick's are on a channel of plain delays): one map look-up
+	// per tick and hold rather than per delivery
+	s := c.lastSlot
+	if s == nil || c.lastDue != due {
+		s = c.later[due]
+	}
 	if s == nil {
 		// slots are freed at the Update after their tick's, when their
 		// inboxes are gone: any free slot will do
@@ -750,6 +761,7 @@ func (c *Channel) schedule(f fwd) {
 		s.last = -1
 		c.later[due] = s
 	}
+	c.lastDue, c.lastSlot = due, s
 	k := f.msg &^ unicastRef
 	m := &c.msgs[k]
 	if key := c.tick<<32 | int64(k); s.last != key {
@@ -763,6 +775,7 @@ func (c *Channel) schedule(f fwd) {
 func (c *Channel) Reset() {
 	c.tick = 0
 	c.held = c.held[:0]
+	c.lastSlot = nil
 	for t, s := range c.later {
 		delete(c.later, t)
 		c.free = append(c.free, s)
