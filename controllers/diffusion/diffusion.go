@@ -41,31 +41,36 @@ func init() {
 // Controller is the diffusion controller. Make one with New; it is ready
 // after Init.
 type Controller struct {
-	wheels    ci.DifferentialSteeringActuator
-	proximity ci.Proximity
+	wheels ci.DifferentialSteeringActuator
+	// ring is the proximity sensor with the unit vector of each sensor's
+	// angle: the angles of a ring do not change, so the sum needs no
+	// trigonometry per step. The simulator's sensors offer directions
+	// shared by every robot of a model; other sensors get a cache of the
+	// controller's own (ownRing), made in Init, or when an angle changes.
+	ring ring
 
 	alpha    float64 // radians
 	delta    float64
 	velocity float64 // cm/s
-
-	// dirs caches the unit vector of each sensor's angle (angles): the
-	// angles of a ring do not change, so the sum needs no trigonometry
-	// per step. When the sensor offers its ring's directions (ringSource),
-	// both are the sensor's, shared by every robot of the model, and own
-	// is false: the controller copies them before it writes.
-	dirs   []ci.Vector2
-	angles []float64
-	own    bool
 }
 
-// ringSource is what a proximity sensor may offer besides ci.Proximity:
-// the angle of each reading and its unit vector (ci.FromPolar(1, angle)),
-// which the caller must not change. The simulator's sensors share them
-// between the robots of a model, which saves a million e-pucks 190 MB of
-// caches.
-type ringSource interface {
+// ring is a proximity sensor that also gives the angle of each reading and
+// its unit vector (ci.FromPolar(1, angle)), which callers must not change.
+// The simulator's sensors share them between the robots of a model, which
+// saves a million e-pucks 190 MB of caches.
+type ring interface {
+	ci.Proximity
 	Directions() (angles []float64, dirs []ci.Vector2)
 }
+
+// ownRing is a proximity sensor with directions cached by the controller.
+type ownRing struct {
+	ci.Proximity
+	angles []float64
+	dirs   []ci.Vector2
+}
+
+func (o *ownRing) Directions() ([]float64, []ci.Vector2) { return o.angles, o.dirs }
 
 var _ ci.Controller = (*Controller)(nil)
 
@@ -104,19 +109,18 @@ func (c *Controller) Init(r ci.Robot, params ci.Params) error {
 	}
 
 	*c = Controller{
-		wheels:    wheels,
-		proximity: proximity,
-		alpha:     ci.Radians(alpha),
-		delta:     delta,
-		velocity:  velocity,
+		wheels:   wheels,
+		alpha:    ci.Radians(alpha),
+		delta:    delta,
+		velocity: velocity,
 	}
-	if src, ok := proximity.(ringSource); ok {
-		if angles, dirs := src.Directions(); len(angles) == len(dirs) {
-			c.angles, c.dirs = angles, dirs
+	if r, ok := proximity.(ring); ok {
+		if angles, dirs := r.Directions(); len(angles) == len(dirs) {
+			c.ring = r
 		}
 	}
-	if c.dirs == nil {
-		c.ownCache(len(proximity.Readings()))
+	if c.ring == nil {
+		c.ring = ownCache(proximity, nil, nil, len(proximity.Readings()))
 	}
 	return nil
 }
@@ -149,47 +153,47 @@ func proximitySensor(r ci.Robot) (ci.Proximity, error) {
 		r.ID(), ci.ErrNotDeclared, proximityTags[0], proximityTags[1], proximityTags[2])
 }
 
-// dir returns the unit vector of sensor i's angle, from the cache. The
-// cache is sized in Init, so that ControlStep does not allocate; a ring
-// that grew since, or an angle that changed, makes it once.
-func (c *Controller) dir(i int, angle float64) ci.Vector2 {
-	if i < len(c.dirs) && c.angles[i] == angle {
-		return c.dirs[i]
+// dir returns the unit vector of sensor i at angle, from angles and dirs
+// (the ring's), or else from a cache of the controller's own, which a
+// ring that grew since Init, or an angle that changed, makes once.
+func (c *Controller) dir(i int, angle float64, angles []float64, dirs []ci.Vector2) ci.Vector2 {
+	if i < len(dirs) && angles[i] == angle {
+		return dirs[i]
 	}
-	return c.miss(i, angle)
+	o, own := c.ring.(*ownRing)
+	if !own || i >= len(o.dirs) {
+		o = ownCache(c.ring, angles, dirs, max(i+1, len(dirs)))
+		c.ring = o
+	}
+	o.angles[i], o.dirs[i] = angle, ci.FromPolar(1, angle)
+	return o.dirs[i]
 }
 
-// miss caches the direction of sensor i at angle in a cache of the
-// controller's own.
-func (c *Controller) miss(i int, angle float64) ci.Vector2 {
-	if !c.own || i >= len(c.dirs) {
-		c.ownCache(max(i+1, len(c.dirs)))
+// ownCache returns p with a cache of the controller's own, with room for n
+// sensors, holding the directions of angles and dirs; the others are not
+// cached (NaN angles).
+func ownCache(p ci.Proximity, angles []float64, dirs []ci.Vector2, n int) *ownRing {
+	if o, ok := p.(*ownRing); ok {
+		p = o.Proximity
 	}
-	c.angles[i], c.dirs[i] = angle, ci.FromPolar(1, angle)
-	return c.dirs[i]
-}
-
-// ownCache makes the controller's own cache with room for n sensors,
-// keeping the directions cached so far; the others are not cached (NaN
-// angles).
-func (c *Controller) ownCache(n int) {
-	angles, dirs := make([]float64, n), make([]ci.Vector2, n)
-	k := copy(angles, c.angles)
-	copy(dirs, c.dirs)
+	o := &ownRing{Proximity: p, angles: make([]float64, n), dirs: make([]ci.Vector2, n)}
+	k := copy(o.angles, angles)
+	copy(o.dirs, dirs)
 	for i := k; i < n; i++ {
-		angles[i] = math.NaN()
+		o.angles[i] = math.NaN()
 	}
-	c.angles, c.dirs, c.own = angles, dirs, true
+	return o
 }
 
 // ControlStep reads the proximity sensors and sets the wheel speeds. It
 // does not allocate.
 func (c *Controller) ControlStep() {
-	readings := c.proximity.Readings()
+	readings := c.ring.Readings()
+	angles, dirs := c.ring.Directions()
 	var sum ci.Vector2
 	for i, r := range readings {
 		if r.Value != 0 {
-			sum = sum.Add(c.dir(i, r.Angle).Scale(r.Value))
+			sum = sum.Add(c.dir(i, r.Angle, angles, dirs).Scale(r.Value))
 		}
 	}
 	// ARGoS divides by the number of readings unconditionally; with no
