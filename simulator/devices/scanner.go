@@ -58,6 +58,9 @@ func newScannerActuator(r *entity.Robot, n *config.Node) (any, error) {
 	if err := requireModel(n, r, entity.FootBot, ""); err != nil {
 		return nil, err
 	}
+	if r.Scanner == nil {
+		r.Scanner = &entity.Scanner{}
+	}
 	return &scannerActuator{r: r}, nil
 }
 
@@ -75,7 +78,7 @@ func (a *scannerActuator) SetRPM(rpm float64) {
 }
 
 func (a *scannerActuator) Apply() {
-	s := &a.r.Scanner
+	s := a.r.Scanner
 	s.On, s.Rotating, s.Speed = a.on, a.rotating, a.speed
 	s.Prev = s.Angle
 	if a.rotating {
@@ -88,7 +91,7 @@ func (a *scannerActuator) Apply() {
 
 func (a *scannerActuator) Reset() {
 	*a = scannerActuator{r: a.r}
-	a.r.Scanner = entity.Scanner{}
+	*a.r.Scanner = entity.Scanner{}
 }
 
 // ScannerInspection is the scanner's state.
@@ -138,7 +141,10 @@ func (s *scanner) Readings() []ci.DistanceReading { return s.readings }
 
 func (s *scanner) Update() {
 	s.readings = s.readings[:0]
-	st := s.r.Scanner
+	var st entity.Scanner // off without an actuator
+	if s.r.Scanner != nil {
+		st = *s.r.Scanner
+	}
 	if !st.On {
 		return
 	}

@@ -37,8 +37,10 @@ type Robot struct {
 	// (radians, counter-clockwise), written by the turret actuator; the
 	// gripper and a foot-bot's LEDs turn with it.
 	Turret float64
-	// Scanner is the state of the distance scanner.
-	Scanner Scanner
+	// Scanner is the state of the distance scanner, nil until a scanner
+	// actuator is built for the robot (most robots have none: a million
+	// e-pucks save 24 MB).
+	Scanner *Scanner
 }
 
 // B returns the robot's body.
