@@ -2,6 +2,7 @@ package custom
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -148,6 +149,7 @@ func engineOf(r *entity.Robot, n *config.Node, tag string) (*Engine, error) {
 
 type stateSensor struct {
 	e      *Engine
+	at     lane // where the agent's registers are
 	body   int
 	names  []string
 	values []float64
@@ -162,12 +164,25 @@ func newStateSensor(r *entity.Robot, n *config.Node) (any, error) {
 		return nil, err
 	}
 	d := e.DynamicsOf(r.Body)
-	s := &stateSensor{e: e, body: r.Body, names: d.States, values: make([]float64, len(d.States))}
+	s := &stateSensor{e: e, body: r.Body, names: d.States, values: make([]float64, len(d.States)), at: lane{layout: e.layout - 1}}
 	e.State(r.Body, s.values)
 	return s, nil
 }
 
-func (s *stateSensor) Update()                { s.e.State(s.body, s.values) }
+// Update copies the agent's states, found where they were last time
+// unless agents came or went.
+func (s *stateSensor) Update() {
+	if s.at.layout != s.e.layout {
+		s.at = s.e.laneOf(s.body)
+	}
+	if s.at.regs == nil {
+		return
+	}
+	for j := range s.values {
+		s.values[j] = s.at.regs[j*lanes]
+	}
+}
+
 func (s *stateSensor) Names() []string        { return s.names }
 func (s *stateSensor) Values() []float64      { return s.values }
 func (s *stateSensor) Index(name string) int  { return slices.Index(s.names, name) }
@@ -177,6 +192,7 @@ func (c *controlActuator) Index(n string) int { return slices.Index(c.names, n) 
 
 type controlActuator struct {
 	e      *Engine
+	at     lane // where the agent's registers are
 	body   int
 	names  []string
 	values []float64
@@ -191,7 +207,7 @@ func newControlActuator(r *entity.Robot, n *config.Node) (any, error) {
 		return nil, err
 	}
 	d := e.DynamicsOf(r.Body)
-	return &controlActuator{e: e, body: r.Body, names: d.Controls, values: make([]float64, len(d.Controls))}, nil
+	return &controlActuator{e: e, body: r.Body, names: d.Controls, values: make([]float64, len(d.Controls)), at: lane{layout: e.layout - 1}}, nil
 }
 
 func (c *controlActuator) Set(i int, v float64) {
@@ -204,7 +220,22 @@ func (c *controlActuator) SetAll(v ...float64) { copy(c.values, v) }
 
 // Apply writes the commands into the engine in the act phase (each
 // agent's own slot: robots apply in parallel).
-func (c *controlActuator) Apply() { c.e.SetControls(c.body, c.values) }
+// As SetControls, found where they were last time unless agents came
+// or went.
+func (c *controlActuator) Apply() {
+	if c.at.layout != c.e.layout {
+		c.at = c.e.laneOf(c.body)
+	}
+	if c.at.regs == nil {
+		return
+	}
+	for j, x := range c.values {
+		if math.IsNaN(x) {
+			x = 0
+		}
+		c.at.regs[(c.at.ns+j)*lanes] = x
+	}
+}
 
 // Reset sets every command to 0.
 func (c *controlActuator) Reset() { clear(c.values) }

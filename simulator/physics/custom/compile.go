@@ -20,6 +20,10 @@ type program struct {
 	nregs  int
 	consts []constReg
 	out    []int32 // the register of each state's derivative
+	// reads tells, by input register (states, controls, t), whether
+	// the derivatives depend on it: an instruction reads it or it is a
+	// derivative itself
+	reads []bool
 }
 
 type constReg struct {
@@ -164,7 +168,28 @@ func compile(eqs []*node, inputs int) *program {
 		c.p.out = append(c.p.out, c.value(e))
 	}
 	c.p.memoize()
+	c.p.findReads(inputs)
 	return c.p
+}
+
+// findReads fills p.reads for the first inputs registers.
+func (p *program) findReads(inputs int) {
+	p.reads = make([]bool, inputs)
+	read := func(r int32) {
+		if int(r) < inputs {
+			p.reads[r] = true
+		}
+	}
+	for _, in := range p.code {
+		read(in.a)
+		switch in.op {
+		case opAdd, opSub, opMul, opDiv, opPow, opAtan2, opMin, opMax, opHypot:
+			read(in.b)
+		}
+	}
+	for _, r := range p.out {
+		read(r)
+	}
 }
 
 // memoize gives every sine and cosine a memo register. The registers

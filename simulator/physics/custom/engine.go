@@ -41,6 +41,9 @@ type Engine struct {
 	job        func(c int)
 	chunks     []chunkRef // this step's jobs
 	dt         float64
+	// layout counts the changes of where agents are (Add, Remove): the
+	// devices keep where their agent's registers are until it changes
+	layout uint64
 }
 
 // ref locates an agent: its batch and its place in it; batch -1 when the
@@ -258,6 +261,7 @@ func (e *Engine) Add(i int) error {
 		init[j] = b.Yaw
 	}
 	b.Engine = e.index
+	e.layout++
 	e.slot[i] = ref{batch: int32(k), k: int32(bt.n)}
 	bt.add(i, init)
 	e.bodies = append(e.bodies, i)
@@ -320,6 +324,7 @@ func (e *Engine) Remove(i int) {
 	}
 	r := e.slot[i]
 	bt := e.batches[r.batch]
+	e.layout++
 	last := bt.n - 1
 	if int(r.k) != last {
 		bt.moveAgent(last, int(r.k))
@@ -370,7 +375,9 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 	ns := len(d.States)
 	h := dt / float64(iterations)
 	regs := ch.regs
-	tReg := regs[(ns+len(d.Controls))*lanes : (ns+len(d.Controls))*lanes+n]
+	tIn := ns + len(d.Controls)
+	tReg := regs[tIn*lanes : tIn*lanes+n]
+	reads := bt.prog.reads
 	state := func(j int) []float64 { return regs[j*lanes : j*lanes+n] }
 	slope := func(j int) []float64 { o := bt.prog.out[j]; return regs[int(o)*lanes : int(o)*lanes+n] }
 	for it := 0; it < iterations; it++ {
@@ -402,7 +409,9 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 			case 3:
 				ts = t + h
 			}
-			fill(tReg, ts)
+			if reads[tIn] {
+				fill(tReg, ts)
+			}
 			bt.prog.run(regs, lanes, n)
 			for j := 0; j < ns; j++ {
 				copy(ch.k[(stage*ns+j)*lanes:(stage*ns+j)*lanes+n], slope(j))
@@ -415,6 +424,11 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 				f = h
 			}
 			for j := 0; j < ns; j++ {
+				if !reads[j] {
+					// a state no derivative depends on: only its value
+					// at the end of the step matters
+					continue
+				}
 				s, s0, k := state(j), ch.s0[j*lanes:j*lanes+n], ch.k[(stage*ns+j)*lanes:(stage*ns+j)*lanes+n]
 				for l := range s {
 					s[l] = s0[l] + f*k[l]
@@ -571,6 +585,24 @@ func (e *Engine) State(i int, out []float64) bool {
 		out[j] = c.regs[j*lanes+l]
 	}
 	return true
+}
+
+// lane is where an agent's registers are: register r of the agent is
+// regs[r*lanes]; regs is nil when the engine does not own the body.
+// It holds while the engine's layout is the one given.
+type lane struct {
+	regs   []float64
+	ns     int // the number of states: the controls follow them
+	layout uint64
+}
+
+// laneOf returns where body i's agent's registers are now.
+func (e *Engine) laneOf(i int) lane {
+	bt, k := e.agentOf(i)
+	if bt == nil {
+		return lane{layout: e.layout}
+	}
+	return lane{regs: bt.chunks[k/lanes].regs[k%lanes:], ns: len(bt.d.States), layout: e.layout}
 }
 
 // SetControls sets the controls of body i's agent.

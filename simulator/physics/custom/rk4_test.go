@@ -1,0 +1,124 @@
+package custom
+
+import (
+	"math"
+	"testing"
+
+	"github.com/argosgo/argos/simulator/physics"
+)
+
+// RK4 over the batch program gives, bit for bit, what RK4 over the
+// equations' trees gives agent by agent, although the engine skips what
+// does not change the result: the intermediate values of states no
+// derivative reads (here y and c), and the time when no derivative reads
+// it.
+func TestRK4MatchesTheTrees(t *testing.T) {
+	for _, tc := range []struct {
+		name, xdot string
+		readsT     bool
+	}{
+		{"with t", "v*cos(theta) + 0.1*sin(t)", true},
+		{"without t", "v*cos(theta)", false},
+	} {
+		dyn := `<dynamics name="d" states="x, y, theta, c" controls="v, w">
+	<equation>x' = ` + tc.xdot + `</equation>
+	<equation>y' = v*sin(theta)</equation>
+	<equation>theta' = w - 0.2*x</equation>
+	<equation>c' = x + theta*theta</equation>
+</dynamics>`
+		poses := [][3]float64{{0, 0, 0}, {1, -1, 0.5}, {-2, 3, -3}, {0.5, 0.5, 2}, {4, 0, 1}}
+		e, _ := engine(t, dyn, "rk4", 1, poses...)
+		d := e.dyn[0]
+		want := []bool{true, false, true, false, true, true, tc.readsT}
+		for r, w := range want {
+			if d.prog.reads[r] != w {
+				t.Errorf("%s: input %d read: %v, want %v", tc.name, r, d.prog.reads[r], w)
+			}
+		}
+		// the reference: RK4 agent by agent over the trees
+		type agent struct{ s, u []float64 }
+		ref := make([]agent, len(poses))
+		for k, p := range poses {
+			ref[k] = agent{s: []float64{p[0], p[1], p[2], 0}, u: []float64{0.3 + 0.1*float64(k), 0.5 - 0.3*float64(k)}}
+			e.SetControls(k, ref[k].u)
+		}
+		slope := func(a agent, s []float64, tm float64) []float64 {
+			in := append(append(append([]float64{}, s...), a.u...), tm)
+			k := make([]float64, len(s))
+			for j, eq := range d.eqs {
+				k[j] = eval(eq, in)
+			}
+			return k
+		}
+		const h = 0.01
+		tm := 0.0
+		for step := 0; step < 50; step++ {
+			e.Step(h, physics.Serial{})
+			for k := range ref {
+				a := ref[k]
+				s0 := a.s
+				at := func(k []float64, f float64) []float64 {
+					s := make([]float64, len(s0))
+					for j := range s {
+						s[j] = s0[j] + f*k[j]
+					}
+					return s
+				}
+				k1 := slope(a, s0, tm)
+				k2 := slope(a, at(k1, h/2), tm+h/2)
+				k3 := slope(a, at(k2, h/2), tm+h/2)
+				k4 := slope(a, at(k3, h), tm+h)
+				next := make([]float64, len(s0))
+				for j := range next {
+					next[j] = s0[j] + h/6*(k1[j]+2*k2[j]+2*k3[j]+k4[j])
+				}
+				ref[k].s = next
+			}
+			tm += h
+		}
+		got := make([]float64, 4)
+		for k := range ref {
+			e.State(k, got)
+			for j := range got {
+				if math.Float64bits(got[j]) != math.Float64bits(ref[k].s[j]) {
+					t.Errorf("%s: agent %d, state %s: engine %v, trees %v", tc.name, k, d.States[j], got[j], ref[k].s[j])
+				}
+			}
+		}
+	}
+}
+
+// The devices find their agent's registers again when agents come or
+// go: after agent 0 is removed, agent 2 takes its place in the batch, and
+// its sensor and actuator follow it.
+func TestDevicesFollowTheirAgent(t *testing.T) {
+	e, sp := engine(t, unicycle, "euler", 1, [3]float64{0, 0, 0}, [3]float64{1, 0, 0}, [3]float64{2, 0, 0})
+	sens := make([]*stateSensor, 3)
+	acts := make([]*controlActuator, 3)
+	for i := range sens {
+		sens[i] = &stateSensor{e: e, body: i, values: make([]float64, 3), at: lane{layout: e.layout - 1}}
+		acts[i] = &controlActuator{e: e, body: i, values: make([]float64, 2), at: lane{layout: e.layout - 1}}
+		sens[i].Update()
+		acts[i].Apply()
+	}
+	e.Remove(0)
+	acts[2].values[0] = 1
+	acts[1].Apply()
+	acts[2].Apply()
+	e.Step(1, physics.Serial{})
+	e.Commit(physics.Serial{})
+	sens[1].Update()
+	sens[2].Update()
+	if x := sens[2].values[0]; x != 3 || sp.Bodies[2].Pos.X != 3 {
+		t.Errorf("agent 2 at x=%v (its sensor says %v), want 3: its actuator or sensor lost it", sp.Bodies[2].Pos.X, x)
+	}
+	if x := sens[1].values[0]; x != 1 {
+		t.Errorf("agent 1's sensor says x=%v, want 1", x)
+	}
+	before := sens[0].values[0]
+	sens[0].Update()
+	acts[0].Apply() // removed: no effect, no panic
+	if sens[0].values[0] != before {
+		t.Errorf("the removed agent's sensor changed")
+	}
+}
