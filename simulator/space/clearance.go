@@ -8,15 +8,23 @@ import (
 
 // clearance is how far a mobile body was from every other mobile body
 // when the index was built: the gap between its bounding disc and the
-// nearest other one, or a lower bound of it; and where the body is in the
-// index, with its reach and the bounds of its neighbour list, so that a
-// query reads one entry (in body order) before the list itself.
+// nearest other one, or a lower bound of it; and, with its reach, where
+// its neighbour list is, so that a query reads one entry (in body order)
+// before the list itself.
 type clearance struct {
 	pos        ci.Vector2 // the body's position then
 	gap        float64
 	r          float64 // its reach then
-	item       int32   // its item in the mobile index
-	start, end int32   // its neighbour list: nb[item/reindexChunk][start:end]
+	chunk      int32   // its neighbour list is nb[chunk][start:end]
+	start, end int32
+}
+
+// scanned is what the scan of an item of the mobile index found, in grid
+// order: the clearance and where the item's neighbours are in
+// scan[item/reindexChunk].
+type scanned struct {
+	gap        float64
+	start, end int32
 }
 
 // clearanceJob computes the clearance and the neighbour list of the items
@@ -26,10 +34,11 @@ type clearance struct {
 // queries come. Most queries of an uncrowded swarm (sensors,
 // kinematics2d's contacts) then end at the clearance, and the others read
 // the body's neighbour list: the items whose bounding disc comes within
-// maxClearance of its own.
+// maxClearance of its own. What it finds stays in grid order until
+// storeJob copies it in body order.
 func (s *Space) clearanceJob(c int) {
 	g := &s.mobile
-	nb := s.nb[c][:0]
+	nb := s.scan[c][:0]
 	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(s.mitem)); k++ {
 		m := &s.mitem[k]
 		start := int32(len(nb))
@@ -64,7 +73,32 @@ func (s *Space) clearanceJob(c int) {
 				}
 			}
 		}
-		s.clear[m.body] = clearance{pos: m.pos, gap: gap, r: m.r, item: int32(k), start: start, end: int32(len(nb))}
+		s.found[k] = scanned{gap: gap, start: start, end: int32(len(nb))}
+	}
+	s.scan[c] = nb
+}
+
+// storeJob copies the clearances and neighbour lists of chunk c of the
+// mobile bodies (mobileSel, in body order) from where clearanceJob left
+// them, in grid order, to clear and nb, in body order. Sensors and
+// engines query bodies in body order; once the bodies have drifted from
+// the order they were stored in (the grid order of the first tick), the
+// lists they read would otherwise lie all over memory, and a query would
+// wait for each. Here the reads are scattered but independent of one
+// another, so the processor overlaps them, and the writes are in order.
+func (s *Space) storeJob(c int) {
+	sel, slot := s.mobileSel, s.mobile.slot
+	nb := s.nb[c][:0]
+	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
+		i, at := sel[k], slot[k]
+		f := s.found[at]
+		m := &s.mitem[at]
+		start := int32(len(nb))
+		// (lists are short: a loop beats append's memmove)
+		for _, o := range s.scan[int(at)/reindexChunk][f.start:f.end] {
+			nb = append(nb, o)
+		}
+		s.clear[i] = clearance{pos: m.pos, gap: f.gap, r: m.r, chunk: int32(c), start: start, end: int32(len(nb))}
 	}
 	s.nb[c] = nb
 }
@@ -123,5 +157,5 @@ func (s *Space) neighbours(i int, p, q ci.Vector2, r float64) ([]mobileItem, boo
 	if r-c.r > maxClearance-listSlack {
 		return nil, false
 	}
-	return s.nb[c.item/reindexChunk][c.start:c.end], true
+	return s.nb[c.chunk][c.start:c.end], true
 }

@@ -87,3 +87,39 @@ func TestNearMobileDiscOfAndAppendStatic(t *testing.T) {
 		t.Errorf("%d queries read a neighbour list and %d the rows: both must be tested", lists, rows)
 	}
 }
+
+// The neighbour lists lie in body order whatever the bodies' order in
+// space, so that queries made in body order read them in one forward
+// sweep: body after body, each list starts where the previous one ended.
+func TestNeighbourListsInBodyOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	s := New(ci.Vector3{}, ci.Vector3{X: 40, Y: 40, Z: 1})
+	// enough bodies for several chunks, added in random order of place
+	for range 3*reindexChunk + 100 {
+		b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true,
+			Pos: ci.Vector2{X: r.Float64()*38 - 19, Y: r.Float64()*38 - 19}}
+		b.SetYaw(r.Float64() * 2 * math.Pi)
+		s.Add(b)
+	}
+	s.Reindex()
+	withList := 0
+	for k, i := range s.mobileSel {
+		c := &s.clear[i]
+		if int(c.chunk) != k/reindexChunk {
+			t.Fatalf("body %d (mobile %d): list in chunk %d, want %d", i, k, c.chunk, k/reindexChunk)
+		}
+		if k%reindexChunk == 0 {
+			if c.start != 0 {
+				t.Fatalf("body %d opens chunk %d at %d, want 0", i, c.chunk, c.start)
+			}
+		} else if prev := &s.clear[s.mobileSel[k-1]]; c.start != prev.end {
+			t.Fatalf("body %d: list starts at %d, the previous body's ended at %d", i, c.start, prev.end)
+		}
+		if c.end > c.start {
+			withList++
+		}
+	}
+	if withList < 100 {
+		t.Errorf("only %d bodies have neighbours: the test proves little", withList)
+	}
+}

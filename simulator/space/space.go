@@ -33,11 +33,17 @@ type Space struct {
 	// clear holds, per body handle, the clearance of the mobile bodies as
 	// of the last Reindex (clearance.go).
 	clear []clearance
-	// nb holds, per chunk of the mobile index, the neighbour lists of its
-	// items one after the other (each body's clearance says where its
-	// list is), as copies of the neighbours' items: a query reads its
-	// list in one run instead of items scattered over the index.
+	// nb holds, per chunk of the mobile bodies (mobileSel, in body
+	// order), the neighbour lists of its bodies one after the other (each
+	// body's clearance says where its list is), as copies of the
+	// neighbours' items: a query reads its list in one run instead of
+	// items scattered over the index.
 	nb [][]mobileItem
+	// scan and found are what clearanceJob finds, per chunk of the
+	// mobile index and per item, in grid order, for storeJob to copy in
+	// body order.
+	scan  [][]mobileItem
+	found []scanned
 }
 
 // Runner runs n independent jobs, maybe in parallel (the simulator's
@@ -55,7 +61,7 @@ func (serial) Run(n int, job func(int)) {
 // reindexJobs are Reindex's parallel passes, made once so that
 // reindexing allocates nothing.
 type reindexJobs struct {
-	cells, items, clearance func(chunk int)
+	cells, items, clearance, store func(chunk int)
 }
 
 const reindexChunk = 4096
@@ -86,6 +92,7 @@ func New(center, size ci.Vector3) *Space {
 		}
 	}
 	s.reindexJobs.clearance = s.clearanceJob
+	s.reindexJobs.store = s.storeJob
 	s.reindexJobs.items = func(c int) {
 		// in body order (bodies are read one after the other), each to
 		// its place in the index
@@ -190,8 +197,11 @@ func (s *Space) ReindexWith(run Runner) {
 	}
 	for len(s.nb) < chunks {
 		s.nb = append(s.nb, nil)
+		s.scan = append(s.scan, nil)
 	}
+	s.found = slices.Grow(s.found[:0], n)[:n]
 	run.Run(chunks, s.reindexJobs.clearance)
+	run.Run(chunks, s.reindexJobs.store)
 	if s.staticDirty {
 		s.staticSel = s.staticSel[:0]
 		for i := range s.Bodies {
