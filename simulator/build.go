@@ -207,7 +207,7 @@ func interrupted(ctx context.Context) error {
 
 func (s *Simulator) buildArena(ctx context.Context) error {
 	rng := s.newRand("distribute")
-	place := space.NewPlacement(s.sp)
+	place := &placing{s: s.sp}
 	// where each entity was declared: those with a body by handle (their
 	// ids are in byID), the others (lights, the floor) by id
 	var bodyAt []*config.Node
@@ -254,7 +254,7 @@ func (s *Simulator) buildArena(ctx context.Context) error {
 	// so that a million robots are not copied as the lists grow
 	grow := func(n int) {
 		s.sp.Grow(n)
-		place.Grow(n)
+		place.get().Grow(n)
 		bodyAt = slices.Grow(bodyAt, n)
 		// a map made with room for them all: growing one to a million
 		// entries rehashes it again and again
@@ -286,7 +286,7 @@ func (s *Simulator) buildArena(ctx context.Context) error {
 			return n.Errorf("simulator: %s %q has no pose; add <body position=\"x,y,z\" orientation=\"0,0,0\"/>", spec.Tag, spec.ID)
 		}
 		if spec.Embodied && spec.Body.Movable {
-			if !place.Fits(&spec.Body) {
+			if !place.get().Fits(&spec.Body) {
 				return n.Errorf("simulator: %s %q at (%g, %g) overlaps another object or lies outside the arena; move it", spec.Tag, spec.ID, spec.Body.Pos.X, spec.Body.Pos.Y)
 			}
 			if e, _, err := s.engineOf(spec.ID, &spec.Body); err != nil {
@@ -297,7 +297,7 @@ func (s *Simulator) buildArena(ctx context.Context) error {
 			}
 		}
 		if spec.Embodied {
-			place.Reserve(spec.Body)
+			place.get().Reserve(spec.Body)
 		}
 		if err := add(spec, n); err != nil {
 			return err
@@ -306,7 +306,7 @@ func (s *Simulator) buildArena(ctx context.Context) error {
 	return nil
 }
 
-func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.Rand, place *space.Placement,
+func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.Rand, placing *placing,
 	add func(*entity.Spec, *config.Node) error, grow func(n int)) error {
 	d, err := config.ParseDistribute(n)
 	if err != nil {
@@ -342,6 +342,7 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 		grow(d.Quantity)
 	}
 	poses := make([]drawn, 0, d.Quantity)
+	place := placing.get()
 	spec := tmpl.Clone()
 	// an engine that lists entity ids is asked with the drawing id;
 	// assignEngine checks the final one
@@ -386,16 +387,24 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 		}
 		poses = append(poses, drawn{pos, o})
 	}
+	// The placement is dropped before the entities are made: a million
+	// bodies' is about 120 MB, which they can reuse once it is collected.
+	// The next entity that needs it makes it again from the space.
 	if tmpl.Embodied {
-		order := s.sp.LayoutOrder(len(poses), func(k int) ci.Vector2 { return poses[k].pos.XY() })
-		laid := make([]drawn, len(poses))
-		for k, from := range order {
-			laid[k] = poses[from]
-		}
-		poses = laid
+		placing.drop()
+	}
+	// the k-th entity added is the one drawn order[k]-th (no copy of the
+	// poses in that order: a million of them are 48 MB)
+	var order []int
+	if tmpl.Embodied {
+		order = s.sp.LayoutOrder(len(poses), func(k int) ci.Vector2 { return poses[k].pos.XY() })
 	}
 	s.growRobots(len(poses))
-	for k, p := range poses {
+	for k := range poses {
+		p := &poses[k]
+		if order != nil {
+			p = &poses[order[k]]
+		}
 		e := spec
 		if tmpl.Light != nil {
 			e = tmpl.Clone()
@@ -410,6 +419,23 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 	}
 	return nil
 }
+
+// placing is the placement of the arena being filled (space.Placement):
+// made from the space when first needed, and dropped by a <distribute>
+// once its poses are drawn.
+type placing struct {
+	s *space.Space
+	p *space.Placement
+}
+
+func (pl *placing) get() *space.Placement {
+	if pl.p == nil {
+		pl.p = space.NewPlacement(pl.s)
+	}
+	return pl.p
+}
+
+func (pl *placing) drop() { pl.p = nil }
 
 // capacity returns how many copies of body b the <distribute> d could
 // place at most, packed without gaps in the volume where its <position>
