@@ -12,12 +12,18 @@ import (
 // through the space's index; the distance to the first body hit goes
 // through the model's response curve.
 type proximity struct {
-	r        *entity.Robot
+	r *entity.Robot
+	*proximityConf
+	readings []ci.ProximityReading
+}
+
+// proximityConf is what the clones of a proximity sensor share (40 bytes
+// less per robot: a million e-pucks save 46 MB).
+type proximityConf struct {
 	ring     *entity.ProximityRing
 	response func(d float64) float64
 	noise    float64
 	ShowRays bool
-	readings []ci.ProximityReading
 	// dirs are the sensor directions in the robot's frame, shared by the
 	// sensors of every robot of a model.
 	dirs []ci.Vector2
@@ -46,7 +52,7 @@ func proximityFactory(m *entity.RobotModel) Factory {
 			return nil, n.Errorf("devices: <%s> is a sensor of the %s, but robot %q is a %s; use <%s> or the generic <proximity>",
 				n.Name, m.Type, r.ID, r.Model.Type, r.Model.Proximity.Tag)
 		}
-		p := &proximity{r: r, ring: &r.Model.Proximity}
+		p := &proximity{r: r, proximityConf: &proximityConf{ring: &r.Model.Proximity}}
 		p.response = p.ring.Response
 		if m == nil {
 			// ARGoS's generic sensor has its own curve, whatever the robot
@@ -76,8 +82,8 @@ func proximityFactory(m *entity.RobotModel) Factory {
 
 var _ ci.Proximity = (*proximity)(nil)
 
-// CloneFor implements Cloner: the same ring, response and noise, zero
-// readings of its own.
+// CloneFor implements Cloner: the same ring, response and noise (one
+// proximityConf), zero readings of its own.
 func (p *proximity) CloneFor(r *entity.Robot) any {
 	c := *p
 	c.r = r
