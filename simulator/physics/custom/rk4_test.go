@@ -10,26 +10,28 @@ import (
 // RK4 over the batch program gives, bit for bit, what RK4 over the
 // equations' trees gives agent by agent, although the engine skips what
 // does not change the result: the intermediate values of states no
-// derivative reads (here y and c), and the time when no derivative reads
-// it.
+// derivative reads (here y and c), the time when no derivative reads
+// it, and the third stage when its inputs are the second's.
 func TestRK4MatchesTheTrees(t *testing.T) {
 	for _, tc := range []struct {
-		name, xdot string
-		readsT     bool
+		name, xdot, thdot string
+		readsT, readsX    bool
 	}{
-		{"with t", "v*cos(theta) + 0.1*sin(t)", true},
-		{"without t", "v*cos(theta)", false},
+		{"with t", "v*cos(theta) + 0.1*sin(t)", "w - 0.2*x", true, true},
+		{"without t", "v*cos(theta)", "w - 0.2*x", false, true},
+		// theta' a control: the third stage repeats the second
+		{"unicycle", "v*cos(theta)", "w", false, false},
 	} {
 		dyn := `<dynamics name="d" states="x, y, theta, c" controls="v, w">
 	<equation>x' = ` + tc.xdot + `</equation>
 	<equation>y' = v*sin(theta)</equation>
-	<equation>theta' = w - 0.2*x</equation>
-	<equation>c' = x + theta*theta</equation>
+	<equation>theta' = ` + tc.thdot + `</equation>
+	<equation>c' = theta*theta</equation>
 </dynamics>`
 		poses := [][3]float64{{0, 0, 0}, {1, -1, 0.5}, {-2, 3, -3}, {0.5, 0.5, 2}, {4, 0, 1}}
 		e, _ := engine(t, dyn, "rk4", 1, poses...)
 		d := e.dyn[0]
-		want := []bool{true, false, true, false, true, true, tc.readsT}
+		want := []bool{tc.readsX, false, true, false, true, true, tc.readsT}
 		for r, w := range want {
 			if d.prog.reads[r] != w {
 				t.Errorf("%s: input %d read: %v, want %v", tc.name, r, d.prog.reads[r], w)
