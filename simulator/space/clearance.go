@@ -20,10 +20,11 @@ type clearance struct {
 }
 
 // scanned is what the scan of an item of the mobile index found, in grid
-// order: the clearance and where the item's neighbours are in
-// scan[item/reindexChunk].
+// order: the item's clearance as storeJob stores it, and where its
+// neighbours are in scan[item/reindexChunk].
 type scanned struct {
-	gap        float64
+	pos        ci.Vector2
+	gap, r     float64
 	start, end int32
 }
 
@@ -73,7 +74,7 @@ func (s *Space) clearanceJob(c int) {
 				}
 			}
 		}
-		s.found[k] = scanned{gap: gap, start: start, end: int32(len(nb))}
+		s.found[k] = scanned{pos: m.pos, gap: gap, r: m.r, start: start, end: int32(len(nb))}
 	}
 	s.scan[c] = nb
 }
@@ -91,14 +92,13 @@ func (s *Space) storeJob(c int) {
 	nb := s.nb[c][:0]
 	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
 		i, at := sel[k], slot[k]
-		f := s.found[at]
-		m := &s.mitem[at]
+		f := &s.found[at]
 		start := int32(len(nb))
 		// (lists are short: a loop beats append's memmove)
 		for _, o := range s.scan[int(at)/reindexChunk][f.start:f.end] {
 			nb = append(nb, o)
 		}
-		s.clear[i] = clearance{pos: m.pos, gap: f.gap, r: m.r, chunk: int32(c), start: start, end: int32(len(nb))}
+		s.clear[i] = clearance{pos: f.pos, gap: f.gap, r: f.r, chunk: int32(c), start: start, end: int32(len(nb))}
 	}
 	s.nb[c] = nb
 }
