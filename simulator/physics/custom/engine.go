@@ -400,8 +400,11 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 		for j := 0; j < ns; j++ {
 			copy(ch.s0[j*lanes:j*lanes+n], state(j))
 		}
-		// the four stages: the slope at t, twice at t+h/2, at t+h
-		repeat := false // the third stage's inputs are the second's
+		// the four stages: the slope at t, twice at t+h/2, at t+h. A
+		// stage whose inputs are the last stage's, bit for bit, has its
+		// slopes: agents standing still, a unicycle's middle stages
+		// (theta' = w)
+		again := true // the stage's inputs differ from the last run's
 		for stage := 0; stage < 4; stage++ {
 			ts := t
 			switch stage {
@@ -410,10 +413,7 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 			case 3:
 				ts = t + h
 			}
-			if repeat && stage == 2 {
-				// the same inputs give the same slopes
-				copy(ch.k[2*ns*lanes:3*ns*lanes], ch.k[ns*lanes:2*ns*lanes])
-			} else {
+			if again {
 				if reads[tIn] {
 					fill(tReg, ts)
 				}
@@ -421,20 +421,17 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 				for j := 0; j < ns; j++ {
 					copy(ch.k[(stage*ns+j)*lanes:(stage*ns+j)*lanes+n], slope(j))
 				}
+			} else {
+				copy(ch.k[stage*ns*lanes:(stage+1)*ns*lanes], ch.k[(stage-1)*ns*lanes:stage*ns*lanes])
 			}
 			if stage == 3 {
 				break
 			}
-			if stage == 1 && bt.sameSlopes(ch, n) {
-				// the states at the third stage, s0 + h/2*k2, are those
-				// of the second, s0 + h/2*k1, bit for bit
-				repeat = true
-				continue
-			}
-			f := h / 2
+			f, next := h/2, t+h/2
 			if stage == 2 {
-				f = h
+				f, next = h, t+h
 			}
+			var diff uint64
 			for j := 0; j < ns; j++ {
 				if !reads[j] {
 					// a state no derivative depends on: only its value
@@ -443,9 +440,12 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 				}
 				s, s0, k := state(j), ch.s0[j*lanes:j*lanes+n], ch.k[(stage*ns+j)*lanes:(stage*ns+j)*lanes+n]
 				for l := range s {
-					s[l] = s0[l] + f*k[l]
+					v := s0[l] + f*k[l]
+					diff |= math.Float64bits(v) ^ math.Float64bits(s[l])
+					s[l] = v
 				}
 			}
+			again = diff != 0 || reads[tIn] && next != ts
 		}
 		for j := 0; j < ns; j++ {
 			s, s0 := state(j), ch.s0[j*lanes:j*lanes+n]
@@ -458,25 +458,6 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 			}
 		}
 	}
-}
-
-// sameSlopes reports whether the first two stages' slopes of chunk ch's
-// first n agents are equal bit for bit in every state a derivative
-// reads (a unicycle's theta' = w always is).
-func (bt *batch) sameSlopes(ch *chunk, n int) bool {
-	ns := len(bt.d.States)
-	for j, r := range bt.prog.reads[:ns] {
-		if !r {
-			continue
-		}
-		k1, k2 := ch.k[j*lanes:j*lanes+n], ch.k[(ns+j)*lanes:(ns+j)*lanes+n]
-		for l := range k1 {
-			if math.Float64bits(k1[l]) != math.Float64bits(k2[l]) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 func fill(s []float64, v float64) {
