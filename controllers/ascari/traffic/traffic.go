@@ -232,8 +232,8 @@ func (c *Controller) ControlStep() {
 func (c *Controller) hear() bool {
 	got := c.topic.Received()
 	c.heard = len(got) > 0
-	for _, m := range got {
-		s := &m.Value
+	for i := range got {
+		s := &got[i].Value // not a copy of the value
 		if s.Agent == c.me {
 			continue
 		}

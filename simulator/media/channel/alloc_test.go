@@ -90,3 +90,57 @@ func TestSteadyStateDeliveryAllocatesNothing(t *testing.T) {
 		t.Fatal("no message delivered: the test measures nothing")
 	}
 }
+
+// Ticks without messages (nothing sent, nothing due) leave every inbox
+// empty, and the ticks after them deliver as usual: the quiet path of
+// Update skips the neighbour search and the inboxes' passes.
+func TestQuietTicks(t *testing.T) {
+	root, err := config.ParseTree("c.argos", []byte(`<channel id="radio"><range radius="1"/><delay ticks="2"/></channel>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := space.New(ci.Vector3{Z: 0.5}, ci.Vector3{X: 10, Y: 10, Z: 1})
+	c, err := New(root, &entity.World{Space: sp, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tx []*Sender
+	var rx []*Receiver
+	var bodies []int
+	for i := range 3 {
+		b := sp.Add(space.Body{ID: fmt.Sprint("r", i), Shape: space.Disc, Radius: 0.05, Height: 0.1, Movable: true,
+			Pos: ci.Vector2{X: 0.5 * float64(i)}})
+		r := &entity.Robot{ID: fmt.Sprint("r", i), Index: i, Body: b, Space: sp}
+		tx, rx, bodies = append(tx, c.NewSender(r, nil)), append(rx, c.NewReceiver(r, nil)), append(bodies, b)
+	}
+	sends := map[int]bool{1: true, 6: true, 7: true, 20: true}
+	for tick := 1; tick <= 25; tick++ {
+		if tick == 12 {
+			// moved apart while nothing flows: r2 out of r0's range
+			sp.Bodies[bodies[2]].Pos.X = 3
+		}
+		if sends[tick] {
+			tx[0].Send("t", "", []byte{byte(tick)})
+		}
+		c.Update(serialRun{})
+		// what was sent at tick k arrives at tick k+2 (delay 2, read at
+		// the Update of the tick it is due)
+		want := 0
+		if sends[tick-2] {
+			want = 1
+		}
+		for i, r := range rx[1:] {
+			got := r.Inbox()
+			w := want
+			if i+1 == 2 && tick >= 12 {
+				w = 0
+			}
+			if len(got) != w || w == 1 && got[0].Payload[0] != byte(tick-2) {
+				t.Fatalf("tick %d, robot %d: inbox %v, want %d message(s) sent at tick %d", tick, i+1, got, w, tick-2)
+			}
+		}
+		if len(rx[0].Inbox()) != 0 {
+			t.Fatalf("tick %d: the sender hears itself", tick)
+		}
+	}
+}

@@ -97,6 +97,8 @@ type Channel struct {
 	// inboxMax is the largest inbox delivered since the start
 	// (ci.InboxSizer)
 	inboxMax int
+	// quiet says that the last deliver filled no inbox
+	quiet bool
 	// slabs hold the members and their devices, made robot after robot,
 	// side by side: a tick that visits every robot's devices in order
 	// reads them as one run of memory
@@ -377,7 +379,11 @@ func (c *Channel) Update(run physics.Runner) {
 	}
 	c.collect()
 	c.receive() // step 2
-	c.index()
+	if len(c.passed) > 0 {
+		// the neighbour search serves forwarding only: a tick with
+		// nothing to forward leaves it to the next that has something
+		c.index()
+	}
 	chunks := (len(c.passed) + forwardChunk - 1) / forwardChunk
 	for len(c.chunks) < chunks {
 		c.chunks = append(c.chunks, nil)
@@ -683,6 +689,11 @@ func (c *Channel) deliver(chunks int) {
 	delete(c.later, c.tick)
 	c.lastSlot = nil
 	n := len(c.members)
+	if c.now == nil && chunks == 0 && c.quiet && len(c.at) == n+1 {
+		// nothing due, nothing forwarded, and every inbox empty since
+		// the last tick: they stay empty
+		return
+	}
 	c.count = resize(c.count, n+1)
 	clear(c.count)
 	// count by receiver, holding back what is held
@@ -736,6 +747,7 @@ func (c *Channel) deliver(chunks int) {
 		}
 	}
 	c.stats.Delivered += int64(delivered)
+	c.quiet = delivered == 0
 }
 
 // schedule keeps a delivery for its due tick, copying the payload into
@@ -786,6 +798,7 @@ func (c *Channel) Reset() {
 	}
 	c.refs = c.refs[:0]
 	clear(c.at)
+	c.quiet = false
 	c.listN = 0
 	for p := range c.box {
 		clear(c.box[p])
