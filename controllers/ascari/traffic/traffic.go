@@ -76,8 +76,10 @@ type Controller struct {
 	avoid    int16    // the node of the claim given up last
 	peers    []peer
 	out      Status
-	moved    int  // arcs driven since Init
-	heard    bool // a Status came at this tick
+	moved    int     // arcs driven since Init
+	heard    bool    // a Status came at this tick
+	goal     int16   // the node whose position gx, gy are, or -1
+	gx, gy   float64 // the position of the node driven to
 }
 
 type params struct {
@@ -141,7 +143,7 @@ func (c *Controller) Init(r ci.Robot, p ci.Params) error {
 // Reset forgets every other agent and starts again from the node the
 // agent stands on.
 func (c *Controller) Reset() {
-	c.tick, c.next, c.claim, c.avoid, c.moved = 0, -1, -1, -1, 0
+	c.tick, c.next, c.claim, c.avoid, c.moved, c.goal = 0, -1, -1, -1, 0, -1
 	c.plan = [3]int16{-1, -1, -1}
 	clear(c.peers)
 	c.node = -1
@@ -188,8 +190,11 @@ func (c *Controller) ControlStep() {
 	newClaim := c.hear()
 	switch {
 	case c.next >= 0:
-		gx, gy := c.nodeXY(c.next)
-		if c.body.FollowLeg(gx, gy, 0.01, c.params.h) {
+		if c.goal != c.next {
+			c.goal = c.next
+			c.gx, c.gy = c.nodeXY(c.next)
+		}
+		if c.body.FollowLeg(c.gx, c.gy, 0.01, c.params.h) {
 			c.body.Stop()
 			c.node, c.next = c.next, -1
 			c.moved++
