@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -9,6 +10,7 @@ import (
 	"hash/fnv"
 	"math"
 	mrand "math/rand/v2"
+	"runtime"
 	"slices"
 
 	"github.com/argosgo/argos/ci"
@@ -39,6 +41,8 @@ type Options struct {
 	// files their elements name by a relative path; "" is the working
 	// directory. It must exist.
 	OutputDir string
+	// largeArena replaces the constant largeArena (tests).
+	largeArena int
 }
 
 // New builds a simulator for the experiment. On error nothing is left
@@ -136,6 +140,7 @@ func NewContext(ctx context.Context, exp *config.Experiment, opt Options) (sim *
 		return nil, err
 	}
 	s.sp.Reindex()
+	s.collectSetUpGarbage(cmp.Or(opt.largeArena, largeArena))
 	if err := s.buildControllers(ctx); err != nil {
 		return nil, err
 	}
@@ -180,6 +185,21 @@ func NewContext(ctx context.Context, exp *config.Experiment, opt Options) (sim *
 	}
 	return s, nil
 }
+
+// collectSetUpGarbage runs the collector once the arena is built, its
+// bodies given to the engines and indexed, when the placement, the drawn
+// poses and the scratch lists of a large arena have just become garbage
+// (some 400 MB for a million robots), so that the devices and controllers
+// made next reuse their memory instead of growing the heap further.
+func (s *Simulator) collectSetUpGarbage(large int) {
+	if len(s.sp.Bodies) >= large {
+		runtime.GC()
+	}
+}
+
+// largeArena is how many bodies make an arena large enough for the set-up
+// to collect its garbage (collectSetUpGarbage).
+const largeArena = 100_000
 
 type discard struct{}
 

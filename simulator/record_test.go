@@ -1,6 +1,8 @@
 package simulator
 
 import (
+	"fmt"
+	"runtime"
 	"testing"
 	"unsafe"
 
@@ -71,5 +73,46 @@ func TestNoRecorderWhenMetricsOff(t *testing.T) {
 	}
 	if got := s.TakeSamples(nil); len(got) != 0 {
 		t.Fatalf("samples %v with recording off", got)
+	}
+}
+
+// The set-up of a large arena (largeArena bodies, 50 here) collects the garbage of its placement before
+// the controllers are made (the peak memory of a million robots); a small
+// one does not spend a collection on it.
+func TestSetUpCollectsLargeArenas(t *testing.T) {
+	arena := func(n int) string {
+		return fmt.Sprintf(`<?xml version="1.0"?>
+<argos-configuration>
+  <framework><experiment length="1" ticks_per_second="10" random_seed="7"/></framework>
+  <controllers/>
+  <arena size="40,40,1" center="0,0,0.5">
+    <distribute>
+      <position method="uniform" min="-19.9,-19.9,0" max="19.9,19.9,0"/>
+      <orientation method="constant" values="0,0,0"/>
+      <entity quantity="%d" max_trials="10"><box id="b" size="0.01,0.01,0.01" movable="false"/></entity>
+    </distribute>
+  </arena>
+  <physics_engines><kinematics2d id="k"/></physics_engines>
+</argos-configuration>`, n)
+	}
+	for _, tc := range []struct {
+		boxes int
+		want  bool
+	}{{49, false}, {50, true}} {
+		exp, err := config.Parse("test.argos", []byte(arena(tc.boxes)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		sim, err := New(exp, Options{largeArena: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		sim.Close()
+		if got := after.NumForcedGC > before.NumForcedGC; got != tc.want {
+			t.Errorf("%d bodies: collected %v, want %v", tc.boxes, got, tc.want)
+		}
 	}
 }
