@@ -76,11 +76,6 @@ type chunk struct {
 	// prevYaw is theta as last committed, NaN when the body's yaw is to
 	// be set whatever theta is
 	prevYaw []float64
-	// RK4: by lane, whether a stage's inputs differ from the last
-	// stage's; the lanes that do, and their registers gathered
-	changed []bool
-	moved   []int32
-	sub     []float64
 }
 
 // New builds an engine from its <custom> element.
@@ -296,8 +291,7 @@ func (bt *batch) add(body int, init []float64) {
 func (bt *batch) newChunk() *chunk {
 	ns := len(bt.d.States)
 	c := &chunk{regs: make([]float64, bt.prog.nregs*lanes), s0: make([]float64, ns*lanes), k: make([]float64, 4*ns*lanes),
-		prevXY: make([]ci.Vector2, lanes), prevYaw: make([]float64, lanes),
-		changed: make([]bool, lanes), moved: make([]int32, 0, lanes), sub: make([]float64, bt.prog.nregs*lanes)}
+		prevXY: make([]ci.Vector2, lanes), prevYaw: make([]float64, lanes)}
 	for _, cr := range bt.prog.consts {
 		for l := 0; l < lanes; l++ {
 			c.regs[int(cr.reg)*lanes+l] = cr.val
@@ -410,10 +404,7 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 		// stage whose inputs are the last stage's, bit for bit, has its
 		// slopes: agents standing still, a unicycle's middle stages
 		// (theta' = w)
-		// (theta' = w); when a few lanes' inputs changed, the program
-		// runs over those lanes alone, gathered (a lane's values do not
-		// depend on the others')
-		again := true // every lane's inputs may differ from its last run's
+		again := true // the stage's inputs differ from the last run's
 		for stage := 0; stage < 4; stage++ {
 			ts := t
 			switch stage {
@@ -422,16 +413,11 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 			case 3:
 				ts = t + h
 			}
-			switch m := len(ch.moved); {
-			case again || 4*m > n:
+			if again {
 				if reads[tIn] {
 					fill(tReg, ts)
 				}
 				bt.prog.run(regs, lanes, n)
-			case m > 0:
-				bt.runMoved(ch)
-			}
-			if again || len(ch.moved) > 0 {
 				for j := 0; j < ns; j++ {
 					copy(ch.k[(stage*ns+j)*lanes:(stage*ns+j)*lanes+n], slope(j))
 				}
@@ -445,8 +431,7 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 			if stage == 2 {
 				f, next = h, t+h
 			}
-			changed := ch.changed[:n]
-			clear(changed)
+			var diff uint64
 			for j := 0; j < ns; j++ {
 				if !reads[j] {
 					// a state no derivative depends on: only its value
@@ -456,21 +441,11 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 				s, s0, k := state(j), ch.s0[j*lanes:j*lanes+n], ch.k[(stage*ns+j)*lanes:(stage*ns+j)*lanes+n]
 				for l := range s {
 					v := s0[l] + f*k[l]
-					if math.Float64bits(v) != math.Float64bits(s[l]) {
-						changed[l] = true
-					}
+					diff |= math.Float64bits(v) ^ math.Float64bits(s[l])
 					s[l] = v
 				}
 			}
-			again = reads[tIn] && next != ts
-			ch.moved = ch.moved[:0]
-			if !again {
-				for l, c := range changed {
-					if c {
-						ch.moved = append(ch.moved, int32(l))
-					}
-				}
-			}
+			again = diff != 0 || reads[tIn] && next != ts
 		}
 		for j := 0; j < ns; j++ {
 			s, s0 := state(j), ch.s0[j*lanes:j*lanes+n]
@@ -481,25 +456,6 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 			for l := range s {
 				s[l] = s0[l] + h/6*(k1[l]+2*k2[l]+2*k3[l]+k4[l])
 			}
-		}
-	}
-}
-
-// runMoved runs the program over the lanes of ch.moved alone: their
-// registers are gathered into ch.sub, side by side, and scattered back.
-func (bt *batch) runMoved(ch *chunk) {
-	m, nregs := len(ch.moved), bt.prog.nregs
-	for r := 0; r < nregs; r++ {
-		src, dst := ch.regs[r*lanes:(r+1)*lanes], ch.sub[r*lanes:r*lanes+m]
-		for k, l := range ch.moved {
-			dst[k] = src[l]
-		}
-	}
-	bt.prog.run(ch.sub, lanes, m)
-	for r := 0; r < nregs; r++ {
-		src, dst := ch.sub[r*lanes:r*lanes+m], ch.regs[r*lanes:(r+1)*lanes]
-		for k, l := range ch.moved {
-			dst[l] = src[k]
 		}
 	}
 }
