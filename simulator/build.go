@@ -139,7 +139,7 @@ func NewContext(ctx context.Context, exp *config.Experiment, opt Options) (sim *
 	if err := s.assignEngines(); err != nil {
 		return nil, err
 	}
-	s.sp.Reindex()
+	s.sp.ReindexWith(s.pool) // as every tick does: on the run's threads
 	s.collectSetUpGarbage(cmp.Or(opt.largeArena, largeArena))
 	if err := s.buildControllers(ctx); err != nil {
 		return nil, err
