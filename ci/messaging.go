@@ -113,14 +113,16 @@ type Topic[T any] struct {
 	// raw is the size of a T when its memory is its encoding (codec.raw),
 	// else -1: such payloads are copied without a call
 	raw int32
+	// sz is rx when it knows the largest inbox; it is read with the
+	// first values, on the cache line they start on
+	sz InboxSizer
 	// first holds the first values of a tick, in the topic itself right
 	// after the fields above: a robot that hears a few neighbours reads
 	// no memory of its own elsewhere
 	first [8]Received[T]
 	tx    MessagingActuator
 	rx    MessagingSensor
-	sz    InboxSizer // rx, when it knows the largest inbox
-	codec Codec[T]   // by value: one object less to reach per message
+	codec Codec[T] // by value: one object less to reach per message
 	buf   []byte
 	out   T // the value being sent: the codec reads it through a pointer
 	// more is the room for inboxes larger than first
