@@ -113,9 +113,11 @@ type Topic[T any] struct {
 	// raw is the size of a T when its memory is its encoding (codec.raw),
 	// else -1: such payloads are copied without a call
 	raw int32
-	// sz is rx when it knows the largest inbox; it is read with the
-	// first values, on the cache line they start on
-	sz InboxSizer
+	// sz is rx when it knows the largest inbox, and moreCap the room in
+	// more; they are read with the first values, on the cache line they
+	// start on
+	sz      InboxSizer
+	moreCap int
 	// first holds the first values of a tick, in the topic itself right
 	// after the fields above: a robot that hears a few neighbours reads
 	// no memory of its own elsewhere
@@ -227,11 +229,12 @@ func (t *Topic[T]) Received() []Received[T] {
 			// the largest inbox of any robot: see InboxSizer
 			room = max(room, t.sz.InboxMax())
 		}
-		if room > len(t.first) && room > cap(t.more) {
+		if room > len(t.first) && room > t.moreCap {
 			// room for twice this inbox at once: a robot whose
 			// neighbourhood grows allocates a few times, not at every
 			// new largest inbox
 			t.more = make([]Received[T], 0, max(2*room, 16))
+			t.moreCap = cap(t.more)
 		}
 		// an inbox that fits is read into first, next to the fields
 		// above, whatever room more has
