@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/ci/citest"
@@ -142,5 +143,12 @@ func TestQuietTicks(t *testing.T) {
 		if len(rx[0].Inbox()) != 0 {
 			t.Fatalf("tick %d: the sender hears itself", tick)
 		}
+	}
+}
+
+// A shared message and its payload fill one pair of cache lines.
+func TestSharedMessageSize(t *testing.T) {
+	if s := unsafe.Sizeof(sharedMsg{}); s != 128 {
+		t.Errorf("a sharedMsg takes %d bytes, want 128: adjust its padding to ci.Message's size", s)
 	}
 }
