@@ -183,8 +183,8 @@ func (c *Controller) Number() uint16 { return c.me }
 
 func (c *Controller) ControlStep() {
 	c.tick++
-	x, y, _ := c.body.Pose()
 	if c.node < 0 {
+		x, y, _ := c.body.Pose()
 		c.node = c.nearest(x, y)
 	}
 	newClaim := c.hear()
@@ -227,6 +227,9 @@ func (c *Controller) ControlStep() {
 		}
 	}
 	if newClaim || (int(c.tick)+int(c.me))%c.params.period == 0 {
+		// where it was at the start of the tick: the commands set
+		// above move it at the next physics step
+		x, y, _ := c.body.Pose()
 		c.send(x, y)
 	}
 }

@@ -21,6 +21,9 @@ type Body struct {
 	v, w       int
 	MaxV, MaxW float64 // limits of the commands (m/s, rad/s)
 	leg        leg     // FollowLeg's state
+	// stopped says that both commands are +0: Stop need not set them
+	// again (an actuator's Reset sets them to 0 too)
+	stopped bool
 }
 
 // leg is the straight leg FollowLeg drives along.
@@ -65,8 +68,14 @@ func (b *Body) Pose() (x, y, theta float64) {
 
 // Set sets the forward and the angular speed, clamped to the limits.
 func (b *Body) Set(v, w float64) {
-	b.control.Set(b.v, max(-b.MaxV, min(b.MaxV, v)))
-	b.control.Set(b.w, max(-b.MaxW, min(b.MaxW, w)))
+	v, w = max(-b.MaxV, min(b.MaxV, v)), max(-b.MaxW, min(b.MaxW, w))
+	zero := math.Float64bits(v)|math.Float64bits(w) == 0 // both +0
+	if zero && b.stopped {
+		return
+	}
+	b.control.Set(b.v, v)
+	b.control.Set(b.w, w)
+	b.stopped = zero
 }
 
 // Stop sets both speeds to 0.

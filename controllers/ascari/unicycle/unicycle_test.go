@@ -133,3 +133,31 @@ func TestFollowLeg(t *testing.T) {
 		}
 	}
 }
+
+// countingControl counts the commands set.
+type countingControl struct {
+	fakeControl
+	sets int
+}
+
+func (c *countingControl) Set(i int, v float64) { c.sets++; c.fakeControl.Set(i, v) }
+
+// Stop sets the commands once, not again while they stay 0; any other
+// command is set every time.
+func TestStopSetsOnce(t *testing.T) {
+	st := &fakeState{names: []string{"x", "y", "theta"}, values: []float64{0, 0, 0}}
+	ctl := &countingControl{fakeControl: fakeControl{names: []string{"v", "w"}, values: make([]float64, 2)}}
+	b := &Body{state: st, control: ctl, x: 0, y: 1, th: 2, v: 0, w: 1, MaxV: 0.5, MaxW: 6}
+	b.Set(0.3, 0)
+	b.Stop()
+	b.Stop()
+	b.Stop()
+	if ctl.sets != 4 || ctl.values[0] != 0 || ctl.values[1] != 0 {
+		t.Errorf("%d commands set, values %v; want 4 (the speed, then one stop) and zeros", ctl.sets, ctl.values)
+	}
+	b.Set(0.3, 0)
+	b.Set(0.3, 0)
+	if ctl.sets != 8 || ctl.values[0] != 0.3 {
+		t.Errorf("%d commands set, values %v; want 8 and v = 0.3", ctl.sets, ctl.values)
+	}
+}
