@@ -15,16 +15,7 @@ type clearance struct {
 	pos        ci.Vector2 // the body's position then
 	gap        float64
 	r          float64 // its reach then
-	chunk      int32   // its neighbour list is nb[chunk][start:end]
-	start, end int32
-}
-
-// scanned is what the scan of an item of the mobile index found, in grid
-// order: the item's clearance as storeJob stores it, and where its
-// neighbours are in scan[item/reindexChunk].
-type scanned struct {
-	pos        ci.Vector2
-	gap, r     float64
+	chunk      int32   // its neighbour list is nb[chunk][start:end] (scan[chunk] during Reindex)
 	start, end int32
 }
 
@@ -35,8 +26,8 @@ type scanned struct {
 // queries come. Most queries of an uncrowded swarm (sensors,
 // kinematics2d's contacts) then end at the clearance, and the others read
 // the body's neighbour list: the items whose bounding disc comes within
-// maxClearance of its own. What it finds stays in grid order until
-// storeJob copies it in body order.
+// maxClearance of its own. The lists it finds stay in grid order, as
+// indices of items in scan[c], until storeJob copies them in body order.
 func (s *Space) clearanceJob(c int) {
 	g := &s.mobile
 	nb := s.scan[c][:0]
@@ -70,35 +61,37 @@ func (s *Space) clearanceJob(c int) {
 				gq := math.Sqrt(d2) - m.r - o.r
 				gap = min(gap, gq)
 				if gq <= maxClearance {
-					nb = append(nb, *o)
+					nb = append(nb, int32(q))
 				}
 			}
 		}
-		s.found[k] = scanned{pos: m.pos, gap: gap, r: m.r, start: start, end: int32(len(nb))}
+		s.clear[m.body] = clearance{pos: m.pos, gap: gap, r: m.r, chunk: int32(c), start: start, end: int32(len(nb))}
 	}
 	s.scan[c] = nb
 }
 
-// storeJob copies the clearances and neighbour lists of chunk c of the
-// mobile bodies (mobileSel, in body order) from where clearanceJob left
-// them, in grid order, to clear and nb, in body order. Sensors and
-// engines query bodies in body order; once the bodies have drifted from
-// the order they were stored in (the grid order of the first tick), the
-// lists they read would otherwise lie all over memory, and a query would
-// wait for each. Here the reads are scattered but independent of one
-// another, so the processor overlaps them, and the writes are in order.
+// storeJob copies the neighbour lists of chunk c of the mobile bodies
+// (mobileSel, in body order) from where clearanceJob left them, in grid
+// order, to nb, in body order, as copies of the neighbours' items.
+// Sensors and engines query bodies in body order; once the bodies have
+// drifted from the order they were stored in (the grid order of the
+// first tick), the lists they read would otherwise lie all over memory,
+// and a query would wait for each. Here the reads are scattered but
+// independent of one another, so the processor overlaps them; the
+// clearances are read and written in order, and a body without
+// neighbours reads nothing else.
 func (s *Space) storeJob(c int) {
-	sel, slot := s.mobileSel, s.mobile.slot
+	sel := s.mobileSel
 	nb := s.nb[c][:0]
 	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
-		i, at := sel[k], slot[k]
-		f := &s.found[at]
+		cl := &s.clear[sel[k]]
 		start := int32(len(nb))
-		// (lists are short: a loop beats append's memmove)
-		for _, o := range s.scan[int(at)/reindexChunk][f.start:f.end] {
-			nb = append(nb, o)
+		if cl.end > cl.start {
+			for _, q := range s.scan[cl.chunk][cl.start:cl.end] {
+				nb = append(nb, s.mitem[q])
+			}
 		}
-		s.clear[i] = clearance{pos: f.pos, gap: f.gap, r: f.r, chunk: int32(c), start: start, end: int32(len(nb))}
+		cl.chunk, cl.start, cl.end = int32(c), start, int32(len(nb))
 	}
 	s.nb[c] = nb
 }

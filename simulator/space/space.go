@@ -39,11 +39,10 @@ type Space struct {
 	// neighbours' items: a query reads its list in one run instead of
 	// items scattered over the index.
 	nb [][]mobileItem
-	// scan and found are what clearanceJob finds, per chunk of the
-	// mobile index and per item, in grid order, for storeJob to copy in
-	// body order.
-	scan  [][]mobileItem
-	found []scanned
+	// scan holds, per chunk of the mobile index, the neighbour lists
+	// clearanceJob finds, in grid order and as indices of items, for
+	// storeJob to copy to nb in body order.
+	scan [][]int32
 }
 
 // Runner runs n independent jobs, maybe in parallel (the simulator's
@@ -199,7 +198,6 @@ func (s *Space) ReindexWith(run Runner) {
 		s.nb = append(s.nb, nil)
 		s.scan = append(s.scan, nil)
 	}
-	s.found = slices.Grow(s.found[:0], n)[:n]
 	run.Run(chunks, s.reindexJobs.clearance)
 	run.Run(chunks, s.reindexJobs.store)
 	if s.staticDirty {
