@@ -34,7 +34,11 @@ type leg struct {
 	aimed   bool    // bearing holds the bearing from (x, y)
 	bearing float64 // the heading to drive on, near theta
 	ux, uy  float64 // its unit vector
-	driving bool    // facing the goal: w = 0
+	// the turn's divisor of the heading error (h, doubled at each
+	// overshoot: a tick longer than h would otherwise swing the heading
+	// for ever) and the last heading error
+	div, lastE float64
+	driving    bool // facing the goal: w = 0
 }
 
 // New finds the devices of r and the states and controls of a unicycle
@@ -126,7 +130,8 @@ const (
 // the agent is within tol metres of it. Unlike DriveTo, it steers only
 // at the start of the leg: it turns on the spot towards the goal, at
 // most MaxW, the last tick's command landing on the heading (h is the
-// tick's length in seconds); it then drives straight with w = 0 (so the
+// tick's length in seconds; should the heading overshoot, a tick being
+// longer, the command is halved until it lands); it then drives straight with w = 0 (so the
 // heading stays exactly as it is, and the dynamics' sine and cosine of
 // it are not recomputed), at min(MaxV, 6*d) m/s. It turns again if the
 // goal falls more than 5 mm off the line driven, or behind the agent.
@@ -158,6 +163,7 @@ func (b *Body) FollowLeg(gx, gy, tol, h float64) bool {
 		a += 2 * math.Pi * math.Round((th-a)/(2*math.Pi))
 		d := math.Sqrt(d2)
 		l.aimed, l.x, l.y, l.bearing, l.ux, l.uy = true, x, y, a, dx/d, dy/d
+		l.div, l.lastE = 0, 0
 	}
 	e := l.bearing - th
 	if math.Abs(e) <= legAim {
@@ -165,7 +171,13 @@ func (b *Body) FollowLeg(gx, gy, tol, h float64) bool {
 		b.drive(d2)
 		return false
 	}
-	b.Set(0, e/h)
+	if l.div == 0 {
+		l.div = h
+	} else if e*l.lastE < 0 {
+		l.div *= 2 // it overshot: the tick is longer than h
+	}
+	l.lastE = e
+	b.Set(0, e/l.div)
 	return false
 }
 

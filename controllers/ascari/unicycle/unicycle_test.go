@@ -82,8 +82,11 @@ var (
 // again when pushed off the line.
 func TestFollowLeg(t *testing.T) {
 	const h = 0.001
-	for _, tc := range []struct{ th, gx, gy float64 }{
-		{0, 0, 1}, {4 * math.Pi, -1, 0}, {-6*math.Pi + 0.3, 0.5, -0.7}, {0, 1, 0},
+	for _, tc := range []struct{ th, gx, gy, tick float64 }{
+		{0, 0, 1, h}, {4 * math.Pi, -1, 0, h}, {-6*math.Pi + 0.3, 0.5, -0.7, h}, {0, 1, 0, h},
+		// ticks 3 and 10 times longer than FollowLeg is told: the turn
+		// overshoots, then lands
+		{0, 0, 1, 3 * h}, {1, -1, 0, 10 * h},
 	} {
 		st := &fakeState{names: []string{"x", "y", "theta"}, values: []float64{0, 0, tc.th}}
 		ctl := &fakeControl{names: []string{"v", "w"}, values: make([]float64, 2)}
@@ -91,7 +94,8 @@ func TestFollowLeg(t *testing.T) {
 		turned, pushed := false, false
 		var heading float64
 		arrived := -1
-		for tick := 0; tick < 20000; tick++ {
+		ticks := int(20 / tc.tick)
+		for tick := 0; tick < ticks; tick++ {
 			if b.FollowLeg(tc.gx, tc.gy, 0.01, h) {
 				arrived = tick
 				break
@@ -110,10 +114,10 @@ func TestFollowLeg(t *testing.T) {
 				t.Fatalf("goal (%v, %v), tick %d: heading %v changed while driving (%v)", tc.gx, tc.gy, tick, st.values[2], heading)
 			}
 			// Euler steps of the unicycle
-			st.values[0] += h * v * math.Cos(st.values[2])
-			st.values[1] += h * v * math.Sin(st.values[2])
-			st.values[2] += h * w
-			if turned && !pushed && tick%500 == 0 && math.Hypot(tc.gx-st.values[0], tc.gy-st.values[1]) > 0.3 {
+			st.values[0] += tc.tick * v * math.Cos(st.values[2])
+			st.values[1] += tc.tick * v * math.Sin(st.values[2])
+			st.values[2] += tc.tick * w
+			if turned && !pushed && tick%int(0.5/tc.tick) == 0 && math.Hypot(tc.gx-st.values[0], tc.gy-st.values[1]) > 0.3 {
 				// a shove 2 cm sideways: it must turn again and still arrive
 				st.values[0] += 0.02 * math.Sin(heading)
 				st.values[1] -= 0.02 * math.Cos(heading)
@@ -128,7 +132,7 @@ func TestFollowLeg(t *testing.T) {
 		}
 		// at most a half turn at 6 rad/s and the leg at 0.5 m/s, with the
 		// slow-down of the last centimetres
-		if limit := (math.Pi/6 + math.Hypot(tc.gx, tc.gy)/0.5 + 1.5) / h; float64(arrived) > limit {
+		if limit := (math.Pi/6 + math.Hypot(tc.gx, tc.gy)/0.5 + 1.5) / tc.tick; float64(arrived) > limit {
 			t.Errorf("goal (%v, %v): arrived after %d ticks, more than %v", tc.gx, tc.gy, arrived, limit)
 		}
 	}
