@@ -270,19 +270,17 @@ func (s *Simulator) buildArena(ctx context.Context) error {
 		}
 	}
 	bodyAt = make([]*config.Node, len(s.sp.Bodies))
+	// the id map made with room for every entity: growing one to a
+	// million entries rehashes it again and again
+	if len(s.byID) == 0 {
+		s.byID = make(map[string]int, entities+len(s.exp.Arena.Children))
+	}
 	// room for a <distribute>'s entities, once its quantity is checked,
 	// so that a million robots are not copied as the lists grow
 	grow := func(n int) {
 		s.sp.Grow(n)
 		place.get().Grow(n)
 		bodyAt = slices.Grow(bodyAt, n)
-		// a map made with room for them all: growing one to a million
-		// entries rehashes it again and again
-		ids := make(map[string]int, len(s.byID)+n)
-		for id, h := range s.byID {
-			ids[id] = h
-		}
-		s.byID = ids
 	}
 	for _, n := range s.exp.Arena.Children {
 		if err := interrupted(ctx); err != nil {
