@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"fmt"
+	"hash/fnv"
 	"runtime"
 	"testing"
 	"unsafe"
@@ -113,6 +114,18 @@ func TestSetUpCollectsLargeArenas(t *testing.T) {
 		sim.Close()
 		if got := after.NumForcedGC > before.NumForcedGC; got != tc.want {
 			t.Errorf("%d bodies: collected %v, want %v", tc.boxes, got, tc.want)
+		}
+	}
+}
+
+// streamSeed is FNV-1a: the robots' random streams (and so the pinned
+// results) depend on it.
+func TestStreamSeedIsFNV1a(t *testing.T) {
+	for _, name := range []string{"", "fb0", "ep_999999", "distribute", "ü-robot"} {
+		h := fnv.New64a()
+		h.Write([]byte(name))
+		if got, want := streamSeed(name), h.Sum64(); got != want {
+			t.Errorf("streamSeed(%q) = %#x, want %#x", name, got, want)
 		}
 	}
 }
