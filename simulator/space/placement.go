@@ -19,12 +19,15 @@ import (
 // the arena has few enough cells, a map of them otherwise, so that its
 // memory follows the bodies placed, not the arena's area.
 type Placement struct {
-	s      *Space
-	g      Cells            // only its lattice: cells hold the placed bodies
-	heads  []int32          // dense: per lattice cell, its first node + 1 (0: none)
-	hmap   map[uint64]int32 // sparse: the same, by cell key
-	nodes  []placeNode
-	big    []int32 // bodies over more than bigCells cells, checked always
+	s     *Space
+	g     Cells            // only its lattice: cells hold the placed bodies
+	heads []int32          // dense: per lattice cell, its first node + 1 (0: none)
+	hmap  map[uint64]int32 // sparse: the same, by cell key
+	nodes []placeNode
+	big   []int32 // bodies over more than bigCells cells, checked always
+	// bigBox is the bounding box of each of big, so that the walls of a
+	// large arena cost a comparison, not a gap, for most bodies
+	bigBox [][2]ci.Vector2
 	placed []placed
 }
 
@@ -91,6 +94,7 @@ func (p *Placement) Reserve(b Body) {
 	x1, y1 := p.g.CellXY(hi)
 	if (x1-x0+1)*(y1-y0+1) > bigCells {
 		p.big = append(p.big, k)
+		p.bigBox = append(p.bigBox, [2]ci.Vector2{lo, hi})
 		return
 	}
 	for y := y0; y <= y1; y++ {
@@ -134,7 +138,13 @@ func (p *Placement) Fits(b *Body) bool {
 	overlaps := func(o *placed) bool {
 		return o.z0 < top && b.Z < o.z1 && FootprintGap(&fp, &o.fp) < 0
 	}
-	for _, j := range p.big {
+	// Bounding boxes apart by more than a micrometre hold footprints
+	// that cannot overlap (the boxes are exact to rounding).
+	const apart = 1e-6
+	for i, j := range p.big {
+		if bb := &p.bigBox[i]; lo.X > bb[1].X+apart || hi.X < bb[0].X-apart || lo.Y > bb[1].Y+apart || hi.Y < bb[0].Y-apart {
+			continue
+		}
 		if overlaps(&p.placed[j]) {
 			return false
 		}
