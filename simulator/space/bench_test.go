@@ -106,3 +106,56 @@ func BenchmarkReindexArena(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStoredOrder is a tick's index work for 100,000 e-pucks at the
+// density of the scalability benchmark (10,000 in 40 m): the rebuild,
+// then a ring of eight proximity rays around every robot in storage
+// order, with the robots stored in space order (as set-up lays them out)
+// and in random order (as they end up after a long run: their neighbours
+// anywhere in memory). The gap between the two is what long runs lose to
+// drift.
+func BenchmarkStoredOrder(b *testing.B) {
+	const n, side = 100000, 126.0
+	drifted := space.New(ci.Vector3{Z: 0.5}, ci.Vector3{X: side + 1, Y: side + 1, Z: 1})
+	p := space.NewPlacement(drifted)
+	r := rand.New(rand.NewPCG(11, 12))
+	for range n { // placed, and so stored, at random
+		for {
+			body := robot((r.Float64()-0.5)*side, (r.Float64()-0.5)*side, epuckR, epuckH)
+			body.SetYaw(r.Float64() * 2 * math.Pi)
+			if p.Fits(&body) {
+				p.Insert(drifted.Add(body))
+				break
+			}
+		}
+	}
+	drifted.Reindex()
+	laid := space.New(drifted.Center, drifted.Size)
+	for _, k := range laid.LayoutOrder(n, func(k int) ci.Vector2 { return drifted.Bodies[k].Pos }) {
+		laid.Add(drifted.Bodies[k])
+	}
+	laid.Reindex()
+	var dirs []ci.Vector2
+	for k := range 8 {
+		dirs = append(dirs, ci.FromPolar(1, float64(k)*math.Pi/4))
+	}
+	for _, c := range []struct {
+		name string
+		s    *space.Space
+	}{{"space_order", laid}, {"random_order", drifted}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := c.s
+			t := make([]float64, len(dirs))
+			hits := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Reindex()
+				for i := range s.Bodies {
+					hits += s.CastRing(i, dirs, epuckR, epuckR+0.1, 0.02, t)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/robot")
+			b.ReportMetric(float64(hits)/float64(b.N), "hits/op")
+		})
+	}
+}
