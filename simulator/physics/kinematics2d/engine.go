@@ -42,6 +42,7 @@ type Engine struct {
 	maxR     float64   // largest radius of the owned bodies
 	reachOf  []float64 // per chunk: the longest proposed move
 	gone     [][]int32 // per chunk: proposals withdrawn in the last round
+	around   [][]int32 // per chunk: the neighbours of its withdrawn proposals
 	// recheck lists the objects a round after the first checks (the
 	// neighbours of the proposals withdrawn before it), in chunks; nil in
 	// the first round, which checks every object.
@@ -228,6 +229,7 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 	if len(e.reachOf) < chunks {
 		e.reachOf = make([]float64, chunks)
 		e.gone = make([][]int32, chunks)
+		e.around = make([][]int32, chunks)
 	}
 	for s := 0; s < e.iterations; s++ {
 		// 1. every body proposes its move from the same state
@@ -255,16 +257,15 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 			// Jacobi: withdrawals take effect together, after the round
 			run.Run(round, e.jobs.withdraw)
 			// the next round checks the neighbours of the withdrawn
-			// proposals only, each once
+			// proposals only, each once: found in parallel, then listed
+			// in the order of the withdrawals
+			run.Run(round, e.jobs.around)
 			next := e.recheckBuf[:0]
-			for _, gone := range e.gone[:round] {
-				for _, k := range gone {
-					var buf [nearBuf]int32
-					for _, j := range e.near(int(k), e.objs[k].p, e.objs[k].radius+maxReach, buf[:0]) {
-						if o := &e.objs[j]; !o.check {
-							o.check = true
-							next = append(next, j)
-						}
+			for _, near := range e.around[:round] {
+				for _, j := range near {
+					if o := &e.objs[j]; !o.check {
+						o.check = true
+						next = append(next, j)
 					}
 				}
 			}
@@ -280,8 +281,8 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 // so that a step allocates nothing; they read the sub-step's parameters
 // from the engine.
 type jobs struct {
-	propose, check, withdraw, accept, commit func(chunk int)
-	planePos                                 func(k int) ci.Vector2
+	propose, check, withdraw, around, accept, commit func(chunk int)
+	planePos                                         func(k int) ci.Vector2
 }
 
 // span returns the objects of chunk c.
@@ -333,6 +334,16 @@ func (e *Engine) makeJobs() {
 			o.moving = false
 			o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.cos, o.sin
 		}
+	}
+	e.jobs.around = func(c int) {
+		near := e.around[c][:0]
+		for _, k := range e.gone[c] {
+			o := &e.objs[k]
+			// (near rewrites what buf held: one buffer per query)
+			var buf [nearBuf]int32
+			near = append(near, e.near(int(k), o.p, o.radius+e.maxReach, buf[:0])...)
+		}
+		e.around[c] = near
 	}
 	e.jobs.accept = func(c int) {
 		objs := e.span(c)
