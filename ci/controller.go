@@ -32,8 +32,9 @@ type Robot interface {
 	ID() string
 	// Rand is this robot's own random stream, derived from the experiment
 	// seed and the robot id: the same seed gives the same stream. The
-	// runtime starts the stream again at a reset with a new *rand.Rand:
-	// call Rand where you draw rather than keeping the one Init saw.
+	// simulator starts the stream again at a reset; call Rand where you
+	// draw rather than keeping the one Init saw, which a runtime may
+	// replace.
 	Rand() *rand.Rand
 	Sensor(tag string) (any, bool)
 	Actuator(tag string) (any, bool)

@@ -420,7 +420,10 @@ func (s *Simulator) Reset() error {
 		if r.removed {
 			continue
 		}
-		r.Rand = s.newRand(r.ID)
+		// the stream starts again in place: a controller that kept the
+		// *rand.Rand Init saw draws the replayed stream too
+		r.pcg.Seed(s.seed, streamSeed(r.ID))
+		r.Rand = &r.rnd
 		r.panic = nil
 		r.SetWheels(0, 0)
 		r.resetDevices() // coordinate.go

@@ -305,6 +305,28 @@ func TestResetReplaysTheSameRun(t *testing.T) {
 	}
 }
 
+// A reset starts each robot's stream again where it lives, so that a
+// controller that kept the *rand.Rand of its Init replays it too.
+func TestResetRestartsTheStreamInPlace(t *testing.T) {
+	sim := build(t, experiment("1", constantController,
+		`<foot-bot id="a"><body position="0,0,0" orientation="0,0,0"/><controller config="tc"/></foot-bot>
+    <foot-bot id="b"><body position="0.5,0,0" orientation="0,0,0"/><controller config="tc"/></foot-bot>`, ""), simulator.Options{})
+	kept := sim.Robot(1).Rand
+	first := [3]uint64{kept.Uint64(), kept.Uint64(), kept.Uint64()}
+	if err := sim.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if sim.Robot(1).Rand != kept {
+		t.Error("Reset gave robot b a new *rand.Rand")
+	}
+	if again := [3]uint64{kept.Uint64(), kept.Uint64(), kept.Uint64()}; again != first {
+		t.Errorf("after Reset the kept stream draws %v, it drew %v from the start", again, first)
+	}
+	if sim.Robot(0).Rand.Uint64() == first[0] {
+		t.Error("robots a and b draw the same stream")
+	}
+}
+
 // <distribute> stores its robots in space order (strips of the arena,
 // west to east), with ids following that order, so that the robots near
 // each other in the arena are near each other in memory; the poses are
