@@ -250,7 +250,10 @@ func (a *MessagingActuator) Stop() {}
 
 // RABSensor is the range-and-bearing receiver
 // (ci.RangeAndBearingSensor).
-type RABSensor struct{ p []ci.RABPacket }
+type RABSensor struct {
+	p    []ci.RABPacket
+	data []byte // every packet's Data, one after the other
+}
 
 // Packets returns the packets of the last Sense.
 func (s *RABSensor) Packets() []ci.RABPacket { return s.p }
@@ -259,11 +262,22 @@ func (s *RABSensor) Packets() []ci.RABPacket { return s.p }
 func (s *RABSensor) Decode(data []byte) error {
 	r := reader{b: data}
 	n := r.count("packets", 1<<16)
-	s.p = s.p[:0]
+	// every packet's Data lies in s.data, reused from tick to tick
+	// (Data belongs to the device until the next tick, as
+	// ci.RangeAndBearingSensor says); while s.data grows, and may move,
+	// a packet's Data is only as long as s.data up to its end
+	s.p, s.data = s.p[:0], s.data[:0]
 	for i := 0; i < n && r.err == nil; i++ {
 		p := ci.RABPacket{Range: r.float("range"), HorizontalBearing: r.float("bearing"), VerticalBearing: r.float("elevation")}
-		p.Data = append([]byte(nil), r.take(r.count("data", MaxRABData), "data")...)
+		s.data = append(s.data, r.take(r.count("data", MaxRABData), "data")...)
+		p.Data = s.data[:len(s.data):len(s.data)]
 		s.p = append(s.p, p)
+	}
+	start := 0
+	for i := range s.p {
+		end := len(s.p[i].Data)
+		s.p[i].Data = s.data[start:end:end]
+		start = end
 	}
 	return r.end("range_and_bearing")
 }

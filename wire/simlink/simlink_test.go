@@ -167,6 +167,40 @@ func (f *fakeRAB) SetData(d []byte) {
 func (f *fakeRAB) SetByte(i int, b byte) { f.data[i] = b }
 func (f *fakeRAB) ClearData()            { f.data = [4]byte{} }
 
+// The packets' data of a tick lie in one buffer the sensor reuses: each
+// packet keeps its own bytes, however the buffer grew while decoding,
+// and a tick no larger than the last decodes without allocating.
+func TestRABSensorReusesItsData(t *testing.T) {
+	in := fakeRABSensor{{Range: 1, Data: []byte{1}}, {Range: 2}, {Range: 3, Data: bytes.Repeat([]byte{3}, 300)}, {Range: 4, Data: []byte{4, 4}}}
+	p, err := AppendSensor(nil, KindRABSensor, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &RABSensor{}
+	for range 2 {
+		if err := s.Decode(p); err != nil {
+			t.Fatal(err)
+		}
+		got := s.Packets()
+		if len(got) != len(in) {
+			t.Fatalf("%d packets, want %d", len(got), len(in))
+		}
+		for i := range in {
+			if got[i].Range != in[i].Range || !bytes.Equal(got[i].Data, in[i].Data) {
+				t.Errorf("packet %d: %+v, want %+v", i, got[i], in[i])
+			}
+		}
+		// appending to one packet's data does not write over the next's
+		_ = append(got[0].Data, 99)
+		if len(got[1].Data) != 0 || got[2].Data[0] != 3 {
+			t.Errorf("an append to packet 0 reached the others: %+v", got[1:3])
+		}
+	}
+	if a := testing.AllocsPerRun(10, func() { s.Decode(p) }); a != 0 {
+		t.Errorf("decoding a tick as large as the last allocates %v times", a)
+	}
+}
+
 func TestRangeAndBearingBothSides(t *testing.T) {
 	in := fakeRABSensor{{Range: 100, HorizontalBearing: 0.5, Data: []byte{7, 8}}}
 	p, err := AppendSensor(nil, SensorKindOf(ci.TagRangeAndBearing), in)
