@@ -604,16 +604,10 @@ func (w *World[A, V, M]) transitionsLocated(c int, s span) {
 				r.resetLazy(vk, uint64(here), w.round, 0)
 				w.loc.UpdateLocation(&w.vnext[here], ps, r)
 				touched = append(touched, here)
-				p := &ps[0]
 				if w.upd != nil {
 					what = "UpdateAgent"
-					w.upd.UpdateAgent(&st[k], p)
-				} else if p.Accept {
-					st[k] = p.State
 				}
-				if p.Accept && p.Move != Stay {
-					u, _ = w.t.move(here, p.Move)
-				}
+				u = w.settle(&st[k], &ps[0], here)
 			}
 			next[k] = u
 			h[u>>shift]++
@@ -646,23 +640,32 @@ func (w *World[A, V, M]) transitionsLocated(c int, s span) {
 		for ; k < g1; k++ {
 			u := here
 			if j < len(awake) && int(awake[j]) == k {
-				p := &ps[j]
-				j++
 				if w.upd != nil {
 					what = "UpdateAgent"
-					w.upd.UpdateAgent(&st[k], p)
-				} else if p.Accept {
-					st[k] = p.State
 				}
-				if p.Accept && p.Move != Stay {
-					u, _ = w.t.move(here, p.Move)
-				}
+				u = w.settle(&st[k], &ps[j], here)
+				j++
 			}
 			next[k] = u
 			h[u>>shift]++
 		}
 	}
 	w.scratch[c], w.awake[c], w.touched[c] = ps, awake, touched
+}
+
+// settle applies its location's decision p to the state a of an agent on
+// vertex here (through UpdateAgent when the rules have one) and returns
+// the vertex the agent is on next.
+func (w *World[A, V, M]) settle(a *A, p *Proposal[A, V], here int32) int32 {
+	if w.upd != nil {
+		w.upd.UpdateAgent(a, p)
+	} else if p.Accept {
+		*a = p.State
+	}
+	if p.Accept && p.Move != Stay {
+		here, _ = w.t.move(here, p.Move)
+	}
+	return here
 }
 
 // copyBack makes the locations' new states the vertices' states.
