@@ -3,7 +3,6 @@ package remote_test
 import (
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,15 +78,7 @@ func TestRangeAndBearingThroughTheLink(t *testing.T) {
         <range_and_bearing implementation="medium" medium="rab" />
       </sensors>`,
 		`<channel id="radio" />`, `<channel id="radio" /><range_and_bearing id="rab" />`).Replace(string(data))
-	file := filepath.Join(t.TempDir(), "rab.argos")
-	if err := os.WriteFile(file, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exp, err := config.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim := newSim(t, exp)
+	sim := newSim(t, loadText(t, "rab.argos", s))
 	devs := realrobot.Devices{Sensors: []string{ci.TagRangeAndBearing}, Actuators: []string{ci.TagRangeAndBearing}}
 	drv, err := attach.Dial(attach.Options{Addr: server(t, sim).Addr(), Token: token, RobotID: "fb0", Devices: devs})
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"net"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -253,15 +252,7 @@ func TestSimulatedRobotSensesRealOne(t *testing.T) {
       <controller config="probe" />`, 1)
 	s = strings.Replace(s, `</controllers>`, `<remote_test_probe id="probe"><actuators/><sensors><footbot_proximity implementation="default" /></sensors></remote_test_probe>
   </controllers>`, 1)
-	file := filepath.Join(t.TempDir(), "probe.argos")
-	if err := os.WriteFile(file, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exp, err := config.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim := newSim(t, exp)
+	sim := newSim(t, loadText(t, "probe.argos", s))
 	srv := server(t, sim)
 	probe := sim.Controller(1).(*proxProbe)
 	seen := func() float64 {

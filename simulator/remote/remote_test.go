@@ -44,9 +44,15 @@ func experiment(t testing.TB, remoteXML string) *config.Experiment {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data = bytes.Replace(data, []byte("<!--REMOTE-->"), []byte(remoteXML), 1)
-	path := filepath.Join(t.TempDir(), "attach.argos")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	return loadText(t, "attach.argos", string(bytes.Replace(data, []byte("<!--REMOTE-->"), []byte(remoteXML), 1)))
+}
+
+// loadText loads an experiment file named name with text in it, written
+// in a temporary folder (errors name the file as the user's would).
+func loadText(t testing.TB, name, text string) *config.Experiment {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	exp, err := config.Load(path)
