@@ -47,26 +47,21 @@ func (s *Simulator) needsMobileIndex() bool {
 }
 
 func (s *Simulator) anyUsesIndex() bool {
-	for _, e := range s.engines {
-		if usesIndex(e) {
-			return true
-		}
-	}
-	for _, m := range s.media {
-		if usesIndex(m) {
-			return true
-		}
+	if anyUsesIndex(s.engines) || anyUsesIndex(s.media) {
+		return true
 	}
 	for _, r := range s.robots {
-		for _, d := range r.sens {
-			if usesIndex(d) {
-				return true
-			}
+		if anyUsesIndex(r.sens) || anyUsesIndex(r.acts) {
+			return true
 		}
-		for _, d := range r.acts {
-			if usesIndex(d) {
-				return true
-			}
+	}
+	return false
+}
+
+func anyUsesIndex[T any](xs []T) bool {
+	for _, x := range xs {
+		if usesIndex(x) {
+			return true
 		}
 	}
 	return false
