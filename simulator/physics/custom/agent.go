@@ -2,7 +2,6 @@ package custom
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -175,12 +174,7 @@ func (s *stateSensor) Update() {
 	if s.at.layout != s.e.layout {
 		s.at = s.e.laneOf(s.body)
 	}
-	if s.at.regs == nil {
-		return
-	}
-	for j := range s.values {
-		s.values[j] = s.at.regs[j*lanes]
-	}
+	s.at.state(s.values)
 }
 
 func (s *stateSensor) Names() []string        { return s.names }
@@ -226,15 +220,7 @@ func (c *controlActuator) Apply() {
 	if c.at.layout != c.e.layout {
 		c.at = c.e.laneOf(c.body)
 	}
-	if c.at.regs == nil {
-		return
-	}
-	for j, x := range c.values {
-		if math.IsNaN(x) {
-			x = 0
-		}
-		c.at.regs[(c.at.ns+j)*lanes] = x
-	}
+	c.at.setControls(c.values)
 }
 
 // Reset sets every command to 0.

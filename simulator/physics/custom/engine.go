@@ -587,17 +587,10 @@ func (e *Engine) agentOf(i int) (*batch, int) {
 
 // State copies the states of body i's agent into out (len of the
 // dynamics' states) and reports whether the engine owns it.
-func (e *Engine) State(i int, out []float64) bool {
-	bt, k := e.agentOf(i)
-	if bt == nil {
-		return false
-	}
-	c, l := bt.chunks[k/lanes], k%lanes
-	for j := range out {
-		out[j] = c.regs[j*lanes+l]
-	}
-	return true
-}
+func (e *Engine) State(i int, out []float64) bool { return e.laneOf(i).state(out) }
+
+// SetControls sets the controls of body i's agent.
+func (e *Engine) SetControls(i int, v []float64) { e.laneOf(i).setControls(v) }
 
 // lane is where an agent's registers are: register r of the agent is
 // regs[r*lanes]; regs is nil when the engine does not own the body.
@@ -617,19 +610,28 @@ func (e *Engine) laneOf(i int) lane {
 	return lane{regs: bt.chunks[k/lanes].regs[k%lanes:], ns: len(bt.d.States), layout: e.layout}
 }
 
-// SetControls sets the controls of body i's agent.
-func (e *Engine) SetControls(i int, v []float64) {
-	bt, k := e.agentOf(i)
-	if bt == nil {
+// state copies the agent's states into out and reports whether there is
+// an agent.
+func (l lane) state(out []float64) bool {
+	if l.regs == nil {
+		return false
+	}
+	for j := range out {
+		out[j] = l.regs[j*lanes]
+	}
+	return true
+}
+
+// setControls sets the agent's controls (NaN as 0).
+func (l lane) setControls(v []float64) {
+	if l.regs == nil {
 		return
 	}
-	c, l := bt.chunks[k/lanes], k%lanes
-	ns := len(bt.d.States)
 	for j, x := range v {
 		if math.IsNaN(x) {
 			x = 0
 		}
-		c.regs[(ns+j)*lanes+l] = x
+		l.regs[(l.ns+j)*lanes] = x
 	}
 }
 
