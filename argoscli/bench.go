@@ -2,6 +2,7 @@ package argoscli
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"html"
@@ -11,12 +12,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator"
 )
 
 // benchConfig is one cell of the scalability matrix.
@@ -60,6 +64,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	window := fs.Float64("window", 0, "also print the mean wall ms per tick of every window of this many simulated seconds (60: minute 1 against minute 10)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the ticks (set-up excluded) of each configuration's last run to this file (with more than one configuration, its number is added before the extension)")
 	memProfile := fs.String("memprofile", "", "write a heap profile at the end of each configuration's last run to this file (numbered as --cpuprofile)")
+	setupProfile := fs.String("setupprofile", "", "after each configuration's runs, build its experiment once more in this process (reading the file to the first tick) and write a CPU profile of that set-up to this file (numbered as --cpuprofile)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: argos bench [flags]\n\nRuns the scalability matrix and prints median loop seconds, robot-steps/s,\nreal-time factor, CPU usage (CPU s / wall s) and peak memory.\n\n")
 		fs.PrintDefaults()
@@ -160,6 +165,12 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			}
 			results = append(results, res)
 		}
+		if *setupProfile != "" {
+			if err := profileSetup(name, profileName(*setupProfile, i, len(cfgs))); err != nil {
+				fmt.Fprintf(stderr, "argos bench: %s: --setupprofile: %v\n", c, err)
+				return 1
+			}
+		}
 		m := median(results)
 		fmt.Fprintf(stdout, row, c.engine, strconv.Itoa(c.robots), strconv.Itoa(c.engines), strconv.Itoa(c.threads),
 			fmt.Sprintf("%.0f", 40*c.scale), fmt.Sprintf("%.2f", m.setup), fmt.Sprintf("%.2f", m.wall),
@@ -171,6 +182,30 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// profileSetup writes to out a CPU profile of the set-up of the experiment
+// file, from reading it to the first tick, made in this process; the
+// simulator is closed without running.
+func profileSetup(file, out string) error {
+	f, err := os.Create(out)
+	if err != nil {
+		return fmt.Errorf("give a writable path: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("cannot start the CPU profile: %w", err)
+	}
+	exp, err := config.Load(file)
+	var sim *simulator.Simulator
+	if err == nil {
+		sim, err = simulator.New(exp, simulator.Options{Headless: true})
+	}
+	pprof.StopCPUProfile()
+	if sim != nil {
+		err = errors.Join(err, sim.Close())
+	}
+	return errors.Join(err, f.Close())
 }
 
 // benchOptions are what the generated experiment's loop functions measure

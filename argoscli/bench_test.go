@@ -1,6 +1,8 @@
 package argoscli
 
 import (
+	"math"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -44,5 +46,34 @@ func TestProfileName(t *testing.T) {
 	}
 	if got := windowRe.FindStringSubmatch("BENCH_WINDOWS window_s=60 ms_per_tick=1.5,2.25 cpu_ms_per_tick=3,4.5\n"); got == nil || got[1] != "1.5,2.25" || got[2] != "3,4.5" {
 		t.Errorf("BENCH_WINDOWS not parsed: %v", got)
+	}
+}
+
+// --setupprofile builds the experiment in this process and writes a CPU
+// profile (gzip-compressed protocol buffers); a file it cannot load is an
+// error, and so is a path it cannot write.
+func TestProfileSetup(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bench.argos")
+	c := benchConfig{robots: 200, threads: 2, engines: 1, engine: "kinematics2d", scale: math.Sqrt(200.0 / 10000)}
+	if err := os.WriteFile(file, []byte(benchExperiment(c, 1, benchOptions{})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "setup.cpu")
+	if err := profileSetup(file, out); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Errorf("the set-up profile is not a gzip-compressed profile: %d bytes", len(data))
+	}
+	if err := profileSetup(filepath.Join(dir, "missing.argos"), filepath.Join(dir, "m.cpu")); err == nil {
+		t.Error("a missing experiment file gave no error")
+	}
+	if err := profileSetup(file, filepath.Join(dir, "no", "such", "dir.cpu")); err == nil {
+		t.Error("an unwritable profile path gave no error")
 	}
 }
