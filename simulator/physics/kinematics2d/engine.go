@@ -58,10 +58,15 @@ type Engine struct {
 // sub-step reads and writes, in 160 bytes. The pose it was added with,
 // which only Reset reads, is kept apart (start).
 type object struct {
-	body     int32
-	shape    space.Shape
-	moving   bool
-	check    bool // its proposal must be checked in this round
+	body   int32
+	shape  space.Shape
+	moving bool
+	check  bool // its proposal must be checked in this round
+	// exact: cos and sin are math.Sincos(a) bit for bit (always, except
+	// for a body added with a heading whose cosine and sine were found
+	// otherwise, until its first turn), so that a straight move reuses
+	// them instead of calling Sincos of the same angle
+	exact    bool
 	radius   float64
 	p        ci.Vector2 // plane coordinates
 	a        float64
@@ -193,6 +198,8 @@ func (e *Engine) Add(i int) error {
 	p := e.toPlane(b)
 	o := object{body: int32(i), shape: b.Shape, radius: b.Radius, half: b.Half, p: p, a: b.Yaw, cos: b.Cos, sin: b.Sin,
 		vel: b.Vel, angVel: b.AngVel}
+	sn, cs := math.Sincos(b.Yaw)
+	o.exact = sameBits(sn, b.Sin) && sameBits(cs, b.Cos)
 	b.Engine = e.index
 	e.maxR = max(e.maxR, b.Radius)
 	e.slot[i] = int32(len(e.objs))
@@ -350,6 +357,9 @@ func (e *Engine) makeJobs() {
 		for k := range objs {
 			o := &objs[k]
 			o.p, o.a, o.cos, o.sin = o.cand, o.candA, o.cc, o.cs
+			// an accepted move's cosine and sine came from Sincos of
+			// its heading (or were exact before a straight move)
+			o.exact = o.exact || o.moving
 			if e.last {
 				o.vel = o.p.Sub(o.prevP).Scale(1 / e.dt)
 				o.angVel = e.sp.Bodies[o.body].TargetW
@@ -414,12 +424,22 @@ func (e *Engine) propose(o *object, dt float64) {
 		d = 2 * v / w * math.Sin(da/2)
 	}
 	mid := o.a + da/2
+	o.candA = o.a + da
+	if o.exact && sameBits(mid, o.a) && sameBits(o.candA, o.a) {
+		// a straight move (no turn: da is zero): the heading's cosine
+		// and sine are those Sincos would give again
+		o.cand = ci.Vector2{X: o.p.X + d*o.cos, Y: o.p.Y + d*o.sin}
+		return
+	}
 	// (math.Sincos gives math.Sin and math.Cos bit for bit)
 	sm, cm := math.Sincos(mid)
 	o.cand = ci.Vector2{X: o.p.X + d*cm, Y: o.p.Y + d*sm}
-	o.candA = o.a + da
 	o.cs, o.cc = math.Sincos(o.candA)
 }
+
+// sameBits reports whether a and b are the same float64, bit for bit
+// (-0 and +0 differ, a NaN equals itself).
+func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
 // conflicts reports whether object k's proposal makes it overlap another
 // proposal (or a static body) more than it did before the move.
@@ -488,6 +508,7 @@ func (e *Engine) Reset() {
 		o := &e.objs[k]
 		o.p, o.a, o.vel, o.angVel = e.start[k].p, e.start[k].a, ci.Vector2{}, 0
 		o.sin, o.cos = math.Sincos(o.a)
+		o.exact = true
 		b := &e.sp.Bodies[o.body]
 		e.fromPlane(b, o.p)
 		b.SetYaw(o.a)

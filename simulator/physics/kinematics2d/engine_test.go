@@ -236,3 +236,40 @@ func TestConformance(t *testing.T) {
 		})
 	}
 }
+
+// A straight move reuses the heading's cosine and sine only when they are
+// math.Sincos of the heading bit for bit: a body added with a cosine and
+// sine found otherwise moves along Sincos of its heading, as it did when
+// every move called Sincos.
+func TestStraightMovesUseSincosOfTheHeading(t *testing.T) {
+	for _, skewed := range []bool{false, true} {
+		sp := space.New(ci.Vector3{}, ci.Vector3{X: 10, Y: 10, Z: 4})
+		e := newEngine(t, sp, "")
+		const yaw = 0.7
+		b0 := disc(0, 0, yaw)
+		if skewed {
+			// what another engine's rotation may leave: a unit vector
+			// whose last bits differ from Sincos(yaw)
+			b0.Cos, b0.Sin = math.Nextafter(b0.Cos, 2), math.Nextafter(b0.Sin, -2)
+		}
+		i := sp.Add(b0)
+		if err := e.Add(i); err != nil {
+			t.Fatal(err)
+		}
+		sp.Reindex()
+		b := &sp.Bodies[i]
+		b.TargetV = 0.1
+		want := b.Pos
+		sn, cs := math.Sincos(yaw)
+		for k := 0; k < 5; k++ {
+			tick(sp, e, physics.Serial{})
+			v, dt := b.TargetV, 0.1
+			d := v * dt
+			want = ci.Vector2{X: want.X + d*cs, Y: want.Y + d*sn}
+			if b.Pos != want || b.Cos != cs || b.Sin != sn {
+				t.Fatalf("skewed=%v, tick %d: at %v heading (%v, %v), want %v heading (%v, %v)",
+					skewed, k, b.Pos, b.Cos, b.Sin, want, cs, sn)
+			}
+		}
+	}
+}
