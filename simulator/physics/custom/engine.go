@@ -403,7 +403,9 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 		// the four stages: the slope at t, twice at t+h/2, at t+h. A
 		// stage whose inputs are the last stage's, bit for bit, has its
 		// slopes: agents standing still, a unicycle's middle stages
-		// (theta' = w)
+		// (theta' = w). Such a stage reads the last stage's slopes
+		// where they are (from[stage]) rather than a copy of them.
+		var from [4]int
 		again := true // the stage's inputs differ from the last run's
 		for stage := 0; stage < 4; stage++ {
 			ts := t
@@ -413,6 +415,7 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 			case 3:
 				ts = t + h
 			}
+			from[stage] = stage
 			if again {
 				if reads[tIn] {
 					fill(tReg, ts)
@@ -422,7 +425,7 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 					copy(ch.k[(stage*ns+j)*lanes:(stage*ns+j)*lanes+n], slope(j))
 				}
 			} else {
-				copy(ch.k[stage*ns*lanes:(stage+1)*ns*lanes], ch.k[(stage-1)*ns*lanes:stage*ns*lanes])
+				from[stage] = from[stage-1]
 			}
 			if stage == 3 {
 				break
@@ -431,6 +434,12 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 			if stage == 2 {
 				f, next = h, t+h
 			}
+			if stage == 1 && !again {
+				// the states would be s0 + h/2 times the same slopes
+				// as at stage 0: they are already, and so are the
+				// inputs of stage 2 (t too: t+h/2 again)
+				continue
+			}
 			var diff uint64
 			for j := 0; j < ns; j++ {
 				if !reads[j] {
@@ -438,7 +447,8 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 					// at the end of the step matters
 					continue
 				}
-				s, s0, k := state(j), ch.s0[j*lanes:j*lanes+n], ch.k[(stage*ns+j)*lanes:(stage*ns+j)*lanes+n]
+				s := state(j)
+				s0, k := ch.s0[j*lanes:j*lanes+len(s)], ch.k[(from[stage]*ns+j)*lanes:(from[stage]*ns+j)*lanes+len(s)]
 				for l := range s {
 					v := s0[l] + f*k[l]
 					diff |= math.Float64bits(v) ^ math.Float64bits(s[l])
@@ -448,11 +458,12 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 			again = diff != 0 || reads[tIn] && next != ts
 		}
 		for j := 0; j < ns; j++ {
-			s, s0 := state(j), ch.s0[j*lanes:j*lanes+n]
-			k1 := ch.k[j*lanes : j*lanes+n]
-			k2 := ch.k[(ns+j)*lanes : (ns+j)*lanes+n]
-			k3 := ch.k[(2*ns+j)*lanes : (2*ns+j)*lanes+n]
-			k4 := ch.k[(3*ns+j)*lanes : (3*ns+j)*lanes+n]
+			s := state(j)
+			s0 := ch.s0[j*lanes : j*lanes+len(s)]
+			k1 := ch.k[(from[0]*ns+j)*lanes : (from[0]*ns+j)*lanes+len(s)]
+			k2 := ch.k[(from[1]*ns+j)*lanes : (from[1]*ns+j)*lanes+len(s)]
+			k3 := ch.k[(from[2]*ns+j)*lanes : (from[2]*ns+j)*lanes+len(s)]
+			k4 := ch.k[(from[3]*ns+j)*lanes : (from[3]*ns+j)*lanes+len(s)]
 			for l := range s {
 				s[l] = s0[l] + h/6*(k1[l]+2*k2[l]+2*k3[l]+k4[l])
 			}
