@@ -335,3 +335,44 @@ func bruteNearby(s *Space, p ci.Vector2, r, z float64, ignore int) []int32 {
 	}
 	return out
 }
+
+// TestQuietStaticCellsHoldNothing checks the shortcut of the static
+// index's queries: wherever none says a box meets no static body, the
+// cells the box spans hold none, for boxes up to 0.6 cell wide, inside and
+// outside the arena, among few and many walls; and the shortcut is taken
+// (the arena is not all walls).
+func TestQuietStaticCellsHoldNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	quiet := 0
+	for _, n := range []int{1, 20, 200} {
+		s := New(ci.Vector3{X: 1, Y: -1, Z: 0.5}, ci.Vector3{X: 20, Y: 20, Z: 1})
+		for s.static.wnx == 0 || len(s.staticSel) < n/8 {
+			s.Add(randomBody(r))
+			s.Reindex()
+		}
+		g := &s.static
+		cell := 1 / g.inv
+		for range 20000 {
+			lo := ci.Vector2{X: -11 + 24*r.Float64(), Y: -13 + 24*r.Float64()}
+			hi := lo.Add(ci.Vector2{X: 0.6 * cell * r.Float64(), Y: 0.6 * cell * r.Float64()})
+			if !g.none(lo, hi) {
+				continue
+			}
+			quiet++
+			x0, y0, x1, y1 := g.span(lo, hi)
+			for y := y0; y <= y1; y++ {
+				for x := x0; x <= x1; x++ {
+					if c := g.local(x, y); g.start[c] != g.start[c+1] {
+						t.Fatalf("%d bodies: none(%v, %v) but cell (%d, %d) holds %v", n, lo, hi, x, y, g.items[g.start[c]:g.start[c+1]])
+					}
+				}
+			}
+			if got := s.AppendStatic(lo, hi, nil); len(got) != 0 {
+				t.Fatalf("AppendStatic(%v, %v) = %v, want none", lo, hi, got)
+			}
+		}
+	}
+	if quiet == 0 {
+		t.Fatal("none never took the shortcut")
+	}
+}

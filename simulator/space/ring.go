@@ -70,16 +70,18 @@ type ringDisc struct {
 func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, buf []int32, discs []ringDisc) ([]int32, []ringDisc) {
 	m := ci.Vector2{X: r, Y: r}
 	g := &s.static
-	x0, y0, x1, y1 := g.span(p.Sub(m), p.Add(m))
-	for y := y0; y <= y1; y++ {
-		for x := x0; x <= x1; x++ {
-			c := g.local(x, y)
-			for _, j := range g.items[g.start[c]:g.start[c+1]] {
-				o := &s.Bodies[j]
-				if int(j) == i || !o.spans(z) || o.Distance(p) > r {
-					continue
+	if lo, hi := p.Sub(m), p.Add(m); !g.none(lo, hi) {
+		x0, y0, x1, y1 := g.span(lo, hi)
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				c := g.local(x, y)
+				for _, j := range g.items[g.start[c]:g.start[c+1]] {
+					o := &s.Bodies[j]
+					if int(j) == i || !o.spans(z) || o.Distance(p) > r {
+						continue
+					}
+					buf = append(buf, j)
 				}
-				buf = append(buf, j)
 			}
 		}
 	}
@@ -110,7 +112,7 @@ func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, buf []int32, discs 
 	}
 	mg := &s.mobile
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
-	x0, y0, x1, y1 = mg.Span(p.Sub(pad), p.Add(pad))
+	x0, y0, x1, y1 := mg.Span(p.Sub(pad), p.Add(pad))
 	for y := y0; y <= y1; y++ {
 		var k0, k1 int
 		if mg.sparse {

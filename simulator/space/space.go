@@ -481,6 +481,9 @@ func (s *Space) NearMobileDiscOf(i int, p, q ci.Vector2, r float64, buf []int32)
 // than once.
 func (s *Space) AppendStatic(lo, hi ci.Vector2, buf []int32) []int32 {
 	g := &s.static
+	if g.none(lo, hi) {
+		return buf
+	}
 	x0, y0, x1, y1 := g.span(lo, hi)
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
