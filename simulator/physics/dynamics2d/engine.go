@@ -40,6 +40,8 @@ type Engine struct {
 	tick       float64
 
 	cps *cp.Space
+	// drives solves the drive of every body in cps (drive.go).
+	drives driveSet
 	// objs are the owned bodies in the order they were added; Remove
 	// leaves a nil hole (holes counts them), which compact closes while
 	// keeping that order, so that removing costs O(1) however many bodies
@@ -87,12 +89,10 @@ type Engine struct {
 }
 
 type object struct {
-	body   int
-	cpb    *cp.Body
-	shape  *cp.Shape
-	con    *cp.Constraint
-	anchor *cp.Body
-	drive  drive
+	body  int
+	cpb   *cp.Body
+	shape *cp.Shape
+	drive drive
 
 	// pose and velocity; authoritative while the body is free
 	p cp.Vector
@@ -126,6 +126,11 @@ func New(n *config.Node, env physics.Env) (physics.Engine, error) {
 	e.cps.Iterations = uint(it)
 	e.contacts = e.cps.NewCollisionHandler(0, 0)
 	e.contacts.PreSolveFunc = midContacts
+	// The drives' constraint comes first, before any grip's (drive.go).
+	// Its two bodies are placeholders: static, in no space, touching
+	// nothing.
+	e.drives.e = e
+	e.cps.AddConstraint(cp.NewConstraint(&e.drives, newCPStaticBody(), newCPStaticBody()))
 	switch idx := n.StringOr("spatial_index", "bbtree"); idx {
 	case "bbtree":
 	case "hash":
@@ -279,12 +284,6 @@ func (e *Engine) Add(i int) error {
 		body: o.cpb, maxF: b.MaxForce, maxT: b.MaxTorque,
 		mass: mass, inert: moment, mInv: 1 / mass, iInv: 1 / moment,
 	}
-	// The drive's other body is a static anchor of the object's own: not
-	// cp's static body, which holds the walls (cp would walk every drive
-	// constraint in its list for each wall contact, and unlink removed
-	// constraints from that list in O(n)).
-	o.anchor = newCPStaticBody()
-	o.con = cp.NewConstraint(&o.drive, o.cpb, o.anchor)
 	o.p = cp.Vector{X: b.Pos.X, Y: b.Pos.Y}
 	o.a = b.Yaw
 	o.v = cp.Vector{X: b.Vel.X, Y: b.Vel.Y}
@@ -396,14 +395,12 @@ func (e *Engine) enterCP(o *object) {
 	o.cpb.SetAngularVelocity(o.w)
 	e.cps.AddBody(o.cpb)
 	e.cps.AddShape(o.shape)
-	e.cps.AddConstraint(o.con)
 	o.inCP = true
 }
 
 func (e *Engine) leaveCP(o *object) {
 	o.p, o.a = o.cpb.Position(), o.cpb.Angle()
 	o.v, o.w = o.cpb.Velocity(), o.cpb.AngularVelocity()
-	e.cps.RemoveConstraint(o.con)
 	e.cps.RemoveShape(o.shape)
 	e.cps.RemoveBody(o.cpb)
 	o.inCP = false
