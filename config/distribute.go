@@ -346,24 +346,31 @@ func (d *Distribute) ID(i int) string { return d.BaseID + strconv.Itoa(d.BaseNum
 // its grid point is an error, and so is asking more points than the grid
 // has. The errors are [*Error]s at the generator's element.
 func (d *Distribute) Sample(r *rand.Rand, retry bool) (ci.Vector3, EulerDeg, error) {
-	var pos, o ci.Vector3
-	for _, s := range [...]struct {
-		gen Generator
-		out *ci.Vector3
-		tag string
-	}{{d.Position, &pos, "position"}, {d.Orientation, &o, "orientation"}} {
-		if g, ok := s.gen.(*GridGenerator); ok {
-			n := d.Node.FirstChild(s.tag)
-			if retry {
-				i := max(g.next-1, 0)
-				return pos, EulerDeg{}, n.Errorf("entity %q collides with something at grid point %d, and a grid cannot try another point; move the grid or the obstacle, or space the points further apart (distances)",
-					d.ID(i), i)
-			}
-			if g.Remaining() <= 0 {
-				return pos, EulerDeg{}, n.Errorf("all %d points of the grid are used; enlarge the layout or lower the quantity", g.Len())
-			}
-		}
-		*s.out = s.gen.Next(r)
+	// one generator after the other, without pointers to the results (a
+	// loop over them made both escape: two allocations per trial)
+	pos, err := d.sample(d.Position, "position", r, retry)
+	if err != nil {
+		return pos, EulerDeg{}, err
+	}
+	o, err := d.sample(d.Orientation, "orientation", r, retry)
+	if err != nil {
+		return pos, EulerDeg{}, err
 	}
 	return pos, EulerDeg{Z: o.X, Y: o.Y, X: o.Z}, nil
+}
+
+// sample draws from gen, the generator of element tag, for Sample.
+func (d *Distribute) sample(gen Generator, tag string, r *rand.Rand, retry bool) (ci.Vector3, error) {
+	if g, ok := gen.(*GridGenerator); ok {
+		n := d.Node.FirstChild(tag)
+		if retry {
+			i := max(g.next-1, 0)
+			return ci.Vector3{}, n.Errorf("entity %q collides with something at grid point %d, and a grid cannot try another point; move the grid or the obstacle, or space the points further apart (distances)",
+				d.ID(i), i)
+		}
+		if g.Remaining() <= 0 {
+			return ci.Vector3{}, n.Errorf("all %d points of the grid are used; enlarge the layout or lower the quantity", g.Len())
+		}
+	}
+	return gen.Next(r), nil
 }

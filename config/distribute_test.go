@@ -324,3 +324,24 @@ func TestDistributeSampleGrid(t *testing.T) {
 	_, _, err = d.Sample(r, false)
 	checkErr(t, err, `t.argos:3: <position>: all 2 points of the grid are used`)
 }
+
+// A trial draws the position, then the orientation, from the stream, and
+// allocates nothing: a million robots take over a million trials.
+func TestDistributeSampleOrderAndAllocs(t *testing.T) {
+	d, err := ParseDistribute(distribute(t, uniformPos,
+		`<orientation method="uniform" min="0,0,0" max="360,0,0"/>`, entity10, epuck))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1, r2 := rand.New(rand.NewPCG(3, 4)), rand.New(rand.NewPCG(3, 4))
+	for range 20 {
+		p, o, err := d.Sample(r1, false)
+		wp, wo := d.Position.Next(r2), d.Orientation.Next(r2)
+		if err != nil || p != wp || o != (EulerDeg{Z: wo.X, Y: wo.Y, X: wo.Z}) {
+			t.Fatalf("Sample gave %v %+v (%v), want the position %v drawn before the orientation %v", p, o, err, wp, wo)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _, _ = d.Sample(r1, true) }); n != 0 {
+		t.Errorf("Sample allocates %g times per trial, want 0", n)
+	}
+}
