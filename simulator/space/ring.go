@@ -1,6 +1,10 @@
 package space
 
-import "github.com/argosgo/argos/ci"
+import (
+	"math"
+
+	"github.com/argosgo/argos/ci"
+)
 
 // ringCands is how many candidates CastRing keeps on the stack; more
 // spill to the heap.
@@ -37,8 +41,26 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 		to := ci.Vector2{X: p.X + c*outer, Y: p.Y + sn*outer}
 		// the first hit is the least fraction, whatever the order
 		best := 2.0
+		// rayDisc for each disc, inlined, with what depends on the ray
+		// alone computed once (the same operations in the same order)
+		dv := to.Sub(from)
+		a := dv.Dot(dv)
 		for _, d := range discs {
-			if ti, ok := rayDisc(from, to, d.pos, d.r); ok && ti < best {
+			f := from.Sub(d.pos)
+			bb := f.Dot(dv)
+			cc := f.Dot(f) - d.r*d.r
+			if cc <= 0 {
+				best = 0 // starts inside: no hit comes earlier
+				continue
+			}
+			if bb > 0 || a == 0 {
+				continue // pointing away
+			}
+			disc := bb*bb - a*cc
+			if disc < 0 {
+				continue
+			}
+			if ti := (-bb - math.Sqrt(disc)) / a; ti <= 1 && ti < best {
 				best = ti
 			}
 		}
