@@ -191,9 +191,11 @@ func (c *Controller) ControlStep() {
 	readings := c.ring.Readings()
 	angles, dirs := c.ring.Directions()
 	var sum ci.Vector2
+	sensed := false
 	for i, r := range readings {
 		if r.Value != 0 {
 			sum = sum.Add(c.dir(i, r.Angle, angles, dirs).Scale(r.Value))
+			sensed = true
 		}
 	}
 	// ARGoS divides by the number of readings unconditionally; with no
@@ -202,9 +204,14 @@ func (c *Controller) ControlStep() {
 	if n := len(readings); n > 0 {
 		sum = sum.Scale(1 / float64(n))
 	}
-	angle := sum.Angle()
+	// A robot that senses nothing (most of a sparse swarm) has the zero
+	// sum, whose angle and length are zero: no Atan2 and Hypot for it.
+	angle, length := 0.0, 0.0
+	if sensed {
+		angle, length = sum.Angle(), sum.Length()
+	}
 	switch {
-	case angle >= -c.alpha && angle <= c.alpha && sum.Length() < c.delta:
+	case angle >= -c.alpha && angle <= c.alpha && length < c.delta:
 		c.wheels.SetLinearVelocity(c.velocity, c.velocity)
 	case angle > 0: // obstacle on the left: turn right
 		c.wheels.SetLinearVelocity(c.velocity, 0)

@@ -303,6 +303,22 @@ func TestControlStep(t *testing.T) {
 			want: straight,
 		},
 		{
+			// the zero sum's length is 0, which is not below a delta of 0
+			name:   "nothing sensed, delta 0: turn left",
+			tag:    ci.TagFootBotProximity,
+			params: ci.NewParams("delta", "0"),
+			prox:   citest.NewFootBotProximity,
+			want:   left,
+		},
+		{
+			// the zero sum's angle is 0, inside a cone of width 0
+			name:   "nothing sensed, alpha 0: straight",
+			tag:    ci.TagFootBotProximity,
+			params: ci.NewParams("alpha", "0"),
+			prox:   citest.NewFootBotProximity,
+			want:   straight,
+		},
+		{
 			name:   "velocity sets the wheel speed",
 			tag:    ci.TagFootBotProximity,
 			params: ci.NewParams("velocity", "12.5"),
