@@ -148,9 +148,12 @@ func engineOf(r *entity.Robot, n *config.Node, tag string) (*Engine, error) {
 
 type stateSensor struct {
 	e      *Engine
-	at     lane // where the agent's registers are
+	layout uint64 // the engine's layout when values was found
 	body   int
 	names  []string
+	// values are the agent's states where the engine's Commit leaves
+	// them, or the sensor's own copy of the last ones while the engine
+	// does not own the agent
 	values []float64
 }
 
@@ -162,19 +165,35 @@ func newStateSensor(r *entity.Robot, n *config.Node) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := e.DynamicsOf(r.Body)
-	s := &stateSensor{e: e, body: r.Body, names: d.States, values: make([]float64, len(d.States)), at: lane{layout: e.layout - 1}}
-	e.State(r.Body, s.values)
-	return s, nil
+	return newStateSensorOf(e, r.Body), nil
 }
 
-// Update copies the agent's states, found where they were last time
-// unless agents came or went.
+// newStateSensorOf returns the state sensor of body i's agent.
+func newStateSensorOf(e *Engine, i int) *stateSensor {
+	d := e.DynamicsOf(i)
+	s := &stateSensor{e: e, body: i, names: d.States, values: make([]float64, len(d.States))}
+	e.State(i, s.values)
+	s.link()
+	return s
+}
+
+// Update finds the agent's states again when agents came or went: the
+// engine's Commit has written them already.
 func (s *stateSensor) Update() {
-	if s.at.layout != s.e.layout {
-		s.at = s.e.laneOf(s.body)
+	if s.layout != s.e.layout {
+		s.link()
 	}
-	s.at.state(s.values)
+}
+
+// link points values at where the engine keeps the agent's states, or
+// at a copy of the last ones when the engine no longer owns the agent.
+func (s *stateSensor) link() {
+	s.layout = s.e.layout
+	if v := s.e.valuesOf(s.body); v != nil {
+		s.values = v
+		return
+	}
+	s.values = slices.Clone(s.values)
 }
 
 func (s *stateSensor) Names() []string        { return s.names }
@@ -184,6 +203,9 @@ func (s *stateSensor) String() string         { return fmt.Sprintf("%v = %v", s.
 func (c *controlActuator) Names() []string    { return c.names }
 func (c *controlActuator) Index(n string) int { return slices.Index(c.names, n) }
 
+// controlActuator writes each command into the engine's registers as it
+// is set (each agent its own registers: robots set them in parallel);
+// Apply writes them all again only when the agent's registers moved.
 type controlActuator struct {
 	e      *Engine
 	at     lane // where the agent's registers are
@@ -200,31 +222,49 @@ func newControlActuator(r *entity.Robot, n *config.Node) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := e.DynamicsOf(r.Body)
-	return &controlActuator{e: e, body: r.Body, names: d.Controls, values: make([]float64, len(d.Controls)), at: lane{layout: e.layout - 1}}, nil
+	return newControlActuatorOf(e, r.Body), nil
 }
 
+// newControlActuatorOf returns the control actuator of body i's agent.
+func newControlActuatorOf(e *Engine, i int) *controlActuator {
+	d := e.DynamicsOf(i)
+	return &controlActuator{e: e, body: i, names: d.Controls, values: make([]float64, len(d.Controls)), at: lane{layout: e.layout - 1}}
+}
+
+// Set sets command i; it holds from the next physics step on.
 func (c *controlActuator) Set(i int, v float64) {
 	if i >= 0 && i < len(c.values) {
 		c.values[i] = v
+		if c.at.layout == c.e.layout {
+			c.at.setControl(i, v)
+		}
 	}
 }
 
-func (c *controlActuator) SetAll(v ...float64) { copy(c.values, v) }
+func (c *controlActuator) SetAll(v ...float64) {
+	copy(c.values, v)
+	if c.at.layout == c.e.layout {
+		c.at.setControls(c.values)
+	}
+}
 
-// Apply writes the commands into the engine in the act phase (each
-// agent's own slot: robots apply in parallel).
-// As SetControls, found where they were last time unless agents came
-// or went.
+// Apply writes the commands into the engine in the act phase when the
+// agent's registers are not where they were at the last Set (agents came
+// or went, the engine was reset): Set wrote them already otherwise.
 func (c *controlActuator) Apply() {
 	if c.at.layout != c.e.layout {
 		c.at = c.e.laneOf(c.body)
+		c.at.setControls(c.values)
 	}
-	c.at.setControls(c.values)
 }
 
 // Reset sets every command to 0.
-func (c *controlActuator) Reset() { clear(c.values) }
+func (c *controlActuator) Reset() {
+	clear(c.values)
+	if c.at.layout == c.e.layout {
+		c.at.setControls(c.values)
+	}
+}
 
 var (
 	_ ci.DynamicsState   = (*stateSensor)(nil)

@@ -41,8 +41,9 @@ type Engine struct {
 	job        func(c int)
 	chunks     []chunkRef // this step's jobs
 	dt         float64
-	// layout counts the changes of where agents are (Add, Remove): the
-	// devices keep where their agent's registers are until it changes
+	// layout counts the changes of where agents are (Add, Remove) and
+	// the Resets: the devices keep where their agent's registers are
+	// until it changes
 	layout uint64
 }
 
@@ -58,11 +59,15 @@ const lanes = 64
 // batch holds the agents of one dynamics, in chunks of lanes agents whose
 // registers are laid out register by register.
 type batch struct {
-	d      *Dynamics
-	prog   *program
-	n      int
-	body   []int       // per agent
-	init   [][]float64 // per agent: its states at the start
+	d    *Dynamics
+	prog *program
+	n    int
+	body []int       // per agent
+	init [][]float64 // per agent: its states at the start
+	// vals holds the agents' states as the last Commit left them, agent
+	// after agent (agent k's at vals[k*ns:]): the dynamics_state sensors
+	// read them there, where they are next to each other
+	vals   []float64
 	chunks []*chunk
 	// yaw is the instruction computing the sine and cosine of theta, or
 	// nil: Commit shares its memo with the body's heading
@@ -285,6 +290,7 @@ func (bt *batch) add(body int, init []float64) {
 	bt.n++
 	bt.body = append(bt.body, body)
 	bt.init = append(bt.init, init)
+	bt.vals = append(bt.vals, init...)
 	bt.load(k, init)
 }
 
@@ -329,9 +335,12 @@ func (e *Engine) Remove(i int) {
 	if int(r.k) != last {
 		bt.moveAgent(last, int(r.k))
 		bt.body[r.k], bt.init[r.k] = bt.body[last], bt.init[last]
+		ns := len(bt.d.States)
+		copy(bt.vals[int(r.k)*ns:(int(r.k)+1)*ns], bt.vals[last*ns:])
 		e.slot[bt.body[r.k]] = r
 	}
 	bt.body, bt.init = bt.body[:last], bt.init[:last]
+	bt.vals = bt.vals[:last*len(bt.d.States)]
 	bt.n = last
 	if last%lanes == 0 {
 		bt.chunks = bt.chunks[:len(bt.chunks)-1]
@@ -478,24 +487,30 @@ func fill(s []float64, v float64) {
 }
 
 // Commit implements physics.Engine: the agents' x, y and theta become
-// their bodies' pose.
+// their bodies' pose, and their states what the sensors read.
 func (e *Engine) Commit(run physics.Runner) {
 	for _, bt := range e.batches {
 		d := bt.d
-		if d.pose[0] < 0 && d.pose[1] < 0 && d.pose[2] < 0 {
-			continue
-		}
+		ns := len(d.States)
+		pose := d.pose[0] >= 0 || d.pose[1] >= 0 || d.pose[2] >= 0
 		for k, i := range bt.body {
 			c, l := bt.chunks[k/lanes], k%lanes
+			vals := bt.vals[k*ns : (k+1)*ns]
+			for j := range vals {
+				vals[j] = c.regs[j*lanes+l]
+			}
+			if !pose {
+				continue
+			}
 			b := &e.sp.Bodies[i]
 			if j := d.pose[0]; j >= 0 {
-				b.Pos.X = c.regs[j*lanes+l]
+				b.Pos.X = vals[j]
 			}
 			if j := d.pose[1]; j >= 0 {
-				b.Pos.Y = c.regs[j*lanes+l]
+				b.Pos.Y = vals[j]
 			}
 			if j := d.pose[2]; j >= 0 {
-				if yaw := c.regs[j*lanes+l]; yaw != c.prevYaw[l] {
+				if yaw := vals[j]; yaw != c.prevYaw[l] {
 					// an agent that does not turn costs no sine
 					c.prevYaw[l] = yaw
 					bt.setYaw(b, c, l, yaw)
@@ -559,12 +574,16 @@ func normalizeAngle(a float64) float64 {
 }
 
 // Reset implements physics.Engine: every agent back to its start state,
-// its controls at 0.
+// its controls at 0. The devices find their agents again, as after a
+// change of the layout: the actuators write their commands anew.
 func (e *Engine) Reset() {
 	e.time = 0
+	e.layout++
 	for _, bt := range e.batches {
 		for k, i := range bt.body {
 			bt.load(k, bt.init[k])
+			ns := len(bt.d.States)
+			copy(bt.vals[k*ns:(k+1)*ns], bt.init[k])
 			b := &e.sp.Bodies[i]
 			d := bt.d
 			if j := d.pose[0]; j >= 0 {
@@ -644,6 +663,29 @@ func (l lane) setControls(v []float64) {
 		}
 		l.regs[(l.ns+j)*lanes] = x
 	}
+}
+
+// valuesOf returns where Commit leaves the states of body i's agent, or
+// nil when the engine does not own the body. It holds while the layout
+// does.
+func (e *Engine) valuesOf(i int) []float64 {
+	bt, k := e.agentOf(i)
+	if bt == nil {
+		return nil
+	}
+	ns := len(bt.d.States)
+	return bt.vals[k*ns : (k+1)*ns : (k+1)*ns]
+}
+
+// setControl sets control j of the agent (NaN as 0).
+func (l lane) setControl(j int, x float64) {
+	if l.regs == nil {
+		return
+	}
+	if math.IsNaN(x) {
+		x = 0
+	}
+	l.regs[(l.ns+j)*lanes] = x
 }
 
 // DynamicsOf returns the dynamics of body i's agent, or nil.

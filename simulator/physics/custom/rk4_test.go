@@ -103,13 +103,13 @@ func TestDevicesFollowTheirAgent(t *testing.T) {
 	sens := make([]*stateSensor, 3)
 	acts := make([]*controlActuator, 3)
 	for i := range sens {
-		sens[i] = &stateSensor{e: e, body: i, values: make([]float64, 3), at: lane{layout: e.layout - 1}}
-		acts[i] = &controlActuator{e: e, body: i, values: make([]float64, 2), at: lane{layout: e.layout - 1}}
+		sens[i] = newStateSensorOf(e, i)
+		acts[i] = newControlActuatorOf(e, i)
 		sens[i].Update()
 		acts[i].Apply()
 	}
 	e.Remove(0)
-	acts[2].values[0] = 1
+	acts[2].Set(0, 1)
 	acts[1].Apply()
 	acts[2].Apply()
 	e.Step(1, physics.Serial{})
@@ -127,5 +127,40 @@ func TestDevicesFollowTheirAgent(t *testing.T) {
 	acts[0].Apply() // removed: no effect, no panic
 	if sens[0].values[0] != before {
 		t.Errorf("the removed agent's sensor changed")
+	}
+}
+
+// The actuator writes its commands into the engine as they are set, and
+// again after the engine was reset (which zeroes the registers): a
+// command the actuator still holds drives the agent in either case, and
+// the sensor reads the states Commit left, the start states after Reset.
+func TestDevicesAcrossEngineReset(t *testing.T) {
+	e, _ := engine(t, unicycle, "euler", 1, [3]float64{0, 0, 0})
+	sen, act := newStateSensorOf(e, 0), newControlActuatorOf(e, 0)
+	act.Apply()
+	act.Set(0, 1)
+	e.Step(1, physics.Serial{})
+	e.Commit(physics.Serial{})
+	sen.Update()
+	if x := sen.Values()[0]; x != 1 {
+		t.Fatalf("after one step at v=1, the sensor says x=%v, want 1", x)
+	}
+	e.Reset()
+	sen.Update()
+	if x := sen.Values()[0]; x != 0 {
+		t.Fatalf("after Reset, the sensor says x=%v, want 0", x)
+	}
+	act.Apply()
+	e.Step(1, physics.Serial{})
+	e.Commit(physics.Serial{})
+	sen.Update()
+	if x := sen.Values()[0]; x != 1 {
+		t.Fatalf("after Reset and a step with the actuator still at v=1, the sensor says x=%v, want 1", x)
+	}
+	act.Reset()
+	e.Step(1, physics.Serial{})
+	e.Commit(physics.Serial{})
+	if x := sen.Values()[0]; x != 1 {
+		t.Fatalf("after the actuator's Reset, the agent moved on to x=%v", x)
 	}
 }
