@@ -33,8 +33,8 @@ type footGrid struct {
 const maxFootCells = 1 << 22
 
 func (g *footGrid) cellXY(p ci.Vector2) (int, int) {
-	x := int(math.Floor((p.X - g.lo.X) * g.inv))
-	y := int(math.Floor((p.Y - g.lo.Y) * g.inv))
+	x := floorInt((p.X - g.lo.X) * g.inv)
+	y := floorInt((p.Y - g.lo.Y) * g.inv)
 	return min(max(x, 0), g.nx-1), min(max(y, 0), g.ny-1)
 }
 
