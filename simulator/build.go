@@ -10,6 +10,7 @@ import (
 	"math"
 	mrand "math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"slices"
 
 	"github.com/argosgo/argos/ci"
@@ -132,14 +133,16 @@ func NewContext(ctx context.Context, exp *config.Experiment, opt Options) (sim *
 			return nil, n.Errorf("simulator: %v", err)
 		}
 	}
-	if err := s.buildArena(ctx); err != nil {
+	gc := setUpGC{large: cmp.Or(opt.largeArena, largeArena)}
+	defer gc.resume()
+	if err := s.buildArena(ctx, &gc); err != nil {
 		return nil, err
 	}
 	if err := s.assignEngines(); err != nil {
 		return nil, err
 	}
 	s.sp.ReindexWith(s.pool) // as every tick does: on the run's threads
-	s.collectSetUpGarbage(cmp.Or(opt.largeArena, largeArena))
+	s.collectSetUpGarbage(&gc)
 	if err := s.buildControllers(ctx); err != nil {
 		return nil, err
 	}
@@ -188,11 +191,48 @@ func NewContext(ctx context.Context, exp *config.Experiment, opt Options) (sim *
 // collectSetUpGarbage runs the collector once the arena is built, its
 // bodies given to the engines and indexed, when the placement, the drawn
 // poses and the scratch lists of a large arena have just become garbage
-// (some 400 MB for a million robots), so that the devices and controllers
-// made next reuse their memory instead of growing the heap further.
-func (s *Simulator) collectSetUpGarbage(large int) {
-	if len(s.sp.Bodies) >= large {
+// (some 350 MB for a million robots), so that the devices and controllers
+// made next reuse their memory instead of growing the heap further; then
+// the collector runs as before the set-up.
+func (s *Simulator) collectSetUpGarbage(gc *setUpGC) {
+	if len(s.sp.Bodies) >= gc.large {
 		runtime.GC()
+	}
+	gc.resume()
+}
+
+// setUpGC pauses the collector while a large arena is built. The arena's
+// lists (bodies, robots, engine objects, a million of each) grow the heap
+// from nothing to about a gigabyte, and every doubling started a
+// collection that marked everything made so far (some 1.5 s of CPU for a
+// million robots), although nothing of it was garbage yet but the
+// placement and the drawn poses, which collectSetUpGarbage takes at once
+// when they are done with.
+//
+// The collector's setting is the process's: resume restores the one pause
+// found, unless that was off already (GOGC=off, or another set-up that
+// paused it and restores it itself), so that set-ups running side by side
+// leave it as it was.
+type setUpGC struct {
+	large  int // bodies that make an arena large (largeArena)
+	paused bool
+	old    int // the percentage found (debug.SetGCPercent)
+}
+
+// pause turns the collector off for an arena of n entities, if large.
+func (g *setUpGC) pause(n int) {
+	if n >= g.large && !g.paused {
+		g.old, g.paused = debug.SetGCPercent(-1), true
+	}
+}
+
+// resume turns the collector back on, if pause turned it off.
+func (g *setUpGC) resume() {
+	if g.paused {
+		g.paused = false
+		if g.old >= 0 {
+			debug.SetGCPercent(g.old)
+		}
 	}
 }
 
@@ -229,7 +269,7 @@ func interrupted(ctx context.Context) error {
 	return nil
 }
 
-func (s *Simulator) buildArena(ctx context.Context) error {
+func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 	rng := s.newRand("distribute")
 	place := &placing{s: s.sp}
 	// where each entity was declared: those with a body by handle (their
@@ -273,6 +313,7 @@ func (s *Simulator) buildArena(ctx context.Context) error {
 				entities, config.MaxEntities)
 		}
 	}
+	gc.pause(entities)
 	bodyAt = make([]*config.Node, len(s.sp.Bodies))
 	// the id map made with room for every entity: growing one to a
 	// million entries rehashes it again and again
@@ -611,27 +652,52 @@ func (s *Simulator) assignEngine(i int) error {
 // buildControllers builds every robot's devices and controller. The
 // robots of one controller entry share a tracked copy of its params;
 // after every Init, a parameter none of them asked for is an error.
+//
+// It works in three passes, with the results and errors of building the
+// robots one after the other: the devices made by their factories, robot
+// after robot (devicePlan); then the clones of the first robot's
+// devices.Cloner devices that the others get, on the run's threads, each
+// robot's written into its own lists; then the controllers and their
+// Init, robot after robot. A robot whose devices cannot be made stops the
+// first pass; the robots before it still get their controllers first, so
+// that the error reported is the first robot's, as when robots were built
+// one by one.
 func (s *Simulator) buildControllers(ctx context.Context) error {
 	tracked := map[string]ci.Params{}
-	protos := map[protoKey]devices.Cloner{}
+	plans := map[planKey]*devicePlan{}
+	built, devErr := len(s.robots), error(nil)
 	for k, r := range s.robots {
 		if k%1024 == 0 {
 			if err := interrupted(ctx); err != nil {
 				return err
 			}
 		}
-		var params ci.Params
-		if c := s.exp.FindController(r.ctrlID); c != nil {
-			p, ok := tracked[c.ID]
-			if !ok {
-				p = c.Params.Track()
-				tracked[c.ID] = p
-			}
-			params = p
+		if err := s.buildDevices(r, plans); err != nil {
+			built, devErr = k, err
+			break
 		}
-		if err := s.buildController(r, params, protos); err != nil {
+	}
+	if err := s.cloneDevices(s.robots[:built], plans); err != nil {
+		return err
+	}
+	for k, r := range s.robots[:built] {
+		if k%1024 == 0 {
+			if err := interrupted(ctx); err != nil {
+				return err
+			}
+		}
+		c := r.entry
+		p, ok := tracked[c.ID]
+		if !ok {
+			p = c.Params.Track()
+			tracked[c.ID] = p
+		}
+		if err := s.startController(r, plans[planKey{c, r.Model}].factory, p); err != nil {
 			return err
 		}
+	}
+	if devErr != nil {
+		return devErr
 	}
 	for _, c := range s.exp.Controllers {
 		if p, ok := tracked[c.ID]; ok {
@@ -643,64 +709,165 @@ func (s *Simulator) buildControllers(ctx context.Context) error {
 	return nil
 }
 
-// protoKey names the device a Cloner was made for: the device's element
-// and the robot's model.
-type protoKey struct {
-	node  *config.Node
+// planKey names the robots that share a devicePlan: their controller
+// entry and model.
+type planKey struct {
+	entry *config.Controller
 	model *entity.RobotModel
+}
+
+// devicePlan is how the devices of the robots of one controller entry and
+// model are made: the first robot's with their factories, and, for the
+// others, a clone of the first robot's device where that is a
+// devices.Cloner (acts[i], sens[i]; nil: made by the factory for every
+// robot, in the first pass).
+type devicePlan struct {
+	acts, sens []devices.Cloner
+	clones     bool // some device is cloned
+	factory    func() ci.Controller
 }
 
 // buildController builds the devices of robot r and its controller, and
 // calls the controller's Init with params (the controller entry's own when
-// they are empty). A device that is a devices.Cloner is made once per
-// element and model and cloned for the other robots (protos, nil to make
-// every device with its factory).
-func (s *Simulator) buildController(r *robot, params ci.Params, protos map[protoKey]devices.Cloner) error {
+// they are empty).
+func (s *Simulator) buildController(r *robot, params ci.Params) error {
+	plans := map[planKey]*devicePlan{}
+	if err := s.buildDevices(r, plans); err != nil {
+		return err
+	}
+	return s.startController(r, plans[planKey{r.entry, r.Model}].factory, params)
+}
+
+// buildDevices finds robot r's controller entry and makes the devices of
+// r that plans (by entry and model) does not clone: all of them for the
+// first robot of an entry and model, whose plan it records. The cloned
+// ones stay nil until cloneDevices. A robot whose devices cannot all be
+// made is left without any.
+func (s *Simulator) buildDevices(r *robot, plans map[planKey]*devicePlan) (err error) {
+	defer func() {
+		if err != nil {
+			r.sens, r.acts = nil, nil
+		}
+	}()
 	c := s.exp.FindController(r.ctrlID)
 	if c == nil {
 		return r.Node.Errorf("simulator: %s %q uses controller %q, which <controllers> does not define; use one of the ids there",
 			r.Model.Type, r.ID, r.ctrlID)
 	}
-	factory, err := ci.Controllers.Lookup(c.Label)
-	if err != nil {
-		return c.Node.Errorf("simulator: %v", err)
+	key := planKey{c, r.Model}
+	plan, seen := plans[key]
+	if !seen {
+		factory, err := ci.Controllers.Lookup(c.Label)
+		if err != nil {
+			return c.Node.Errorf("simulator: %v", err)
+		}
+		plan = &devicePlan{acts: make([]devices.Cloner, len(c.Actuators)), sens: make([]devices.Cloner, len(c.Sensors)), factory: factory}
 	}
-	newDevice := func(reg *ci.Registry[devices.Factory], d config.Device) (any, error) {
-		key := protoKey{d.Node, r.Model}
-		if p, ok := protos[key]; ok {
-			return p.CloneFor(&r.Robot), nil
+	// newDevice makes device i of a kind, unless it is cloned (nil)
+	newDevice := func(reg *ci.Registry[devices.Factory], d config.Device, proto []devices.Cloner, i int) (any, error) {
+		if seen && proto[i] != nil {
+			return nil, nil
 		}
 		dev, err := buildDevice(reg, &r.Robot, d)
-		if p, ok := dev.(devices.Cloner); ok && err == nil && protos != nil {
-			protos[key] = p
+		if p, ok := dev.(devices.Cloner); ok && err == nil && !seen {
+			proto[i], plan.clones = p, true
 		}
 		return dev, err
 	}
 	r.entry = c
-	r.sens = s.slab.sens.take(len(c.Sensors))[:0]
-	r.acts = s.slab.acts.take(len(c.Actuators))[:0]
-	for _, d := range c.Actuators {
-		dev, err := newDevice(devices.Actuators, d)
+	r.sens = s.slab.sens.take(len(c.Sensors))
+	r.acts = s.slab.acts.take(len(c.Actuators))
+	for i, d := range c.Actuators {
+		dev, err := newDevice(devices.Actuators, d, plan.acts, i)
 		if err != nil {
 			return err
+		}
+		if dev == nil {
+			continue
 		}
 		act, ok := dev.(devices.Actuator)
 		if !ok {
 			return d.Node.Errorf("simulator: actuator <%s> does not act", d.Tag)
 		}
-		r.acts = append(r.acts, act)
+		r.acts[i] = act
 	}
-	for _, d := range c.Sensors {
-		dev, err := newDevice(devices.Sensors, d)
+	for i, d := range c.Sensors {
+		dev, err := newDevice(devices.Sensors, d, plan.sens, i)
 		if err != nil {
 			return err
+		}
+		if dev == nil {
+			continue
 		}
 		sen, ok := dev.(devices.Sensor)
 		if !ok {
 			return d.Node.Errorf("simulator: sensor <%s> does not sense", d.Tag)
 		}
-		r.sens = append(r.sens, sen)
+		r.sens[i] = sen
 	}
+	if !seen {
+		plans[key] = plan
+	}
+	return nil
+}
+
+// cloneDevices gives the robots the clones of their plans' devices, on the
+// run's threads: every robot's devices are written into its own lists,
+// the prototypes only read.
+func (s *Simulator) cloneDevices(robots []*robot, plans map[planKey]*devicePlan) error {
+	cloning := false
+	for _, p := range plans {
+		cloning = cloning || p.clones
+	}
+	if !cloning {
+		return nil
+	}
+	const chunk = 1024
+	bad := make([]error, (len(robots)+chunk-1)/chunk) // the first of a chunk
+	s.pool.Run(len(bad), func(j int) {
+		for _, r := range robots[j*chunk : min((j+1)*chunk, len(robots))] {
+			if err := cloneFor(r, plans[planKey{r.entry, r.Model}]); err != nil {
+				bad[j] = err
+				return
+			}
+		}
+	})
+	for _, err := range bad {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cloneFor fills robot r's devices that plan clones.
+func cloneFor(r *robot, plan *devicePlan) error {
+	for i, p := range plan.acts {
+		if p != nil && r.acts[i] == nil {
+			act, ok := p.CloneFor(&r.Robot).(devices.Actuator)
+			if !ok {
+				return r.entry.Actuators[i].Node.Errorf("simulator: actuator <%s> cloned into something that does not act", r.entry.Actuators[i].Tag)
+			}
+			r.acts[i] = act
+		}
+	}
+	for i, p := range plan.sens {
+		if p != nil && r.sens[i] == nil {
+			sen, ok := p.CloneFor(&r.Robot).(devices.Sensor)
+			if !ok {
+				return r.entry.Sensors[i].Node.Errorf("simulator: sensor <%s> cloned into something that does not sense", r.entry.Sensors[i].Tag)
+			}
+			r.sens[i] = sen
+		}
+	}
+	return nil
+}
+
+// startController makes robot r's controller with factory (unless a
+// medium hosts it) and calls its Init with params (the controller entry's
+// own when they are empty).
+func (s *Simulator) startController(r *robot, factory func() ci.Controller, params ci.Params) error {
+	c := r.entry
 	r.ctrl = s.hostedController(r, c, factory) // media_remote.go
 	if params.Name == "" {
 		params = c.Params

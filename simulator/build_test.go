@@ -24,3 +24,23 @@ func TestPlacementAfterADistribute(t *testing.T) {
 	// and apart, both fit
 	build(t, experiment("1", constantController, one("a", "0,0,0")+one("b", "1,0,0"), ""), simulator.Options{})
 }
+
+// Devices are made before any controller's Init, but the error reported
+// is still the first robot's: an Init that fails before a robot whose
+// devices cannot be made, and the other way round.
+func TestBuildErrorsInRobotOrder(t *testing.T) {
+	ctrls := `
+    <test_positioner id="tp"><actuators/><sensors/><params/></test_positioner>
+    <test_constant id="bad">
+      <actuators><differential_steering implementation="default"/></actuators>
+      <sensors><epuck_proximity implementation="default"/></sensors>
+      <params left="1" right="1"/>
+    </test_constant>`
+	robot := func(id, x, ctrl string) string {
+		return `<foot-bot id="` + id + `"><body position="` + x + `,0,0" orientation="0,0,0"/><controller config="` + ctrl + `"/></foot-bot>`
+	}
+	contains(t, buildErr(t, experiment("1", ctrls, robot("fb0", "0", "tp")+robot("fb1", "1", "bad"), "")),
+		`controller "tp"`, `"fb0"`, "positioning")
+	contains(t, buildErr(t, experiment("1", ctrls, robot("fb0", "0", "bad")+robot("fb1", "1", "tp"), "")),
+		"epuck_proximity", `"fb0"`)
+}

@@ -80,7 +80,7 @@ func (s *Simulator) AddEntity(spec *entity.Spec) (int, error) {
 	s.sp.Reindex()
 	if len(s.robots) > robots {
 		r := s.robots[len(s.robots)-1]
-		if err := s.buildController(r, ci.Params{}, nil); err != nil {
+		if err := s.buildController(r, ci.Params{}); err != nil {
 			s.removeBody(h)
 			r.removed = true
 			return -1, err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"unsafe"
 
@@ -114,6 +115,60 @@ func TestSetUpCollectsLargeArenas(t *testing.T) {
 		sim.Close()
 		if got := after.NumForcedGC > before.NumForcedGC; got != tc.want {
 			t.Errorf("%d bodies: collected %v, want %v", tc.boxes, got, tc.want)
+		}
+	}
+}
+
+// The set-up of a large arena pauses the collector and leaves it as it
+// found it, on success and on error; an arena paused by another set-up (or
+// by GOGC=off) stays paused.
+func TestSetUpGCRestoresTheCollector(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(137))
+	g := setUpGC{large: 10}
+	g.pause(9)
+	if got := debug.SetGCPercent(137); got != 137 {
+		t.Errorf("a small arena set the collector to %d", got)
+	}
+	g.pause(10)
+	other := setUpGC{large: 10}
+	other.pause(10) // a second set-up while the first is paused
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("a large arena left the collector at %d, want it off", got)
+	}
+	g.resume()
+	if got := debug.SetGCPercent(137); got != 137 {
+		t.Errorf("resumed, the collector is at %d, want 137", got)
+	}
+	other.resume()
+	if got := debug.SetGCPercent(137); got != 137 {
+		t.Errorf("the second set-up's resume set the collector to %d, want it left at 137", got)
+	}
+	for _, tc := range []struct{ name, ctrl string }{{"success", "c"}, {"error", "missing"}} {
+		exp, err := config.Parse("test.argos", []byte(fmt.Sprintf(`<?xml version="1.0"?>
+<argos-configuration>
+  <framework><experiment length="1" ticks_per_second="10" random_seed="7"/></framework>
+  <controllers><test_constant id="c"><actuators><differential_steering implementation="default"/></actuators><sensors/><params left="1" right="1"/></test_constant></controllers>
+  <arena size="4,4,1" center="0,0,0.5">
+    <distribute>
+      <position method="uniform" min="-1.9,-1.9,0" max="1.9,1.9,0"/>
+      <orientation method="constant" values="0,0,0"/>
+      <entity quantity="20" max_trials="100"><foot-bot id="fb"><controller config="%s"/></foot-bot></entity>
+    </distribute>
+  </arena>
+  <physics_engines><kinematics2d id="k"/></physics_engines>
+</argos-configuration>`, tc.ctrl)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim, err := New(exp, Options{largeArena: 10})
+		if (err != nil) != (tc.name == "error") {
+			t.Fatalf("%s: New: %v", tc.name, err)
+		}
+		if sim != nil {
+			sim.Close()
+		}
+		if got := debug.SetGCPercent(137); got != 137 {
+			t.Errorf("%s: after the set-up the collector is at %d, want 137", tc.name, got)
 		}
 	}
 }
