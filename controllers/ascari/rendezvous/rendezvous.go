@@ -94,6 +94,9 @@ func (c *Controller) Reset() {
 	c.tick = 0
 	clear(c.others)
 	c.ids = c.ids[:0]
+	if c.body != nil {
+		c.body.Reset()
+	}
 }
 
 func (c *Controller) Destroy() error { return nil }

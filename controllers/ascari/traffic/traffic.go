@@ -148,7 +148,7 @@ func (c *Controller) Reset() {
 	clear(c.peers)
 	c.node = -1
 	if c.body != nil {
-		c.body.ResetLeg()
+		c.body.Reset()
 	}
 }
 

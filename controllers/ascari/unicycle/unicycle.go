@@ -21,9 +21,11 @@ type Body struct {
 	v, w       int
 	MaxV, MaxW float64 // limits of the commands (m/s, rad/s)
 	leg        leg     // FollowLeg's state
-	// stopped says that both commands are +0: Stop need not set them
-	// again (an actuator's Reset sets them to 0 too)
-	stopped bool
+	// sent are the commands last set, when known (set): Set does not set
+	// them again. Reset forgets them, since the runtime's Reset of the
+	// actuator zeroes them.
+	sent [2]uint64 // v and w, as bits
+	set  bool
 }
 
 // leg is the straight leg FollowLeg drives along.
@@ -70,16 +72,19 @@ func (b *Body) Pose() (x, y, theta float64) {
 	return v[b.x], v[b.y], v[b.th]
 }
 
-// Set sets the forward and the angular speed, clamped to the limits.
+// Set sets the forward and the angular speed, clamped to the limits. The
+// commands the actuator holds already, bit for bit, are not set again
+// (an agent driving straight at full speed sets them at the start of the
+// leg only).
 func (b *Body) Set(v, w float64) {
 	v, w = max(-b.MaxV, min(b.MaxV, v)), max(-b.MaxW, min(b.MaxW, w))
-	zero := math.Float64bits(v)|math.Float64bits(w) == 0 // both +0
-	if zero && b.stopped {
+	sent := [2]uint64{math.Float64bits(v), math.Float64bits(w)}
+	if b.set && sent == b.sent {
 		return
 	}
 	b.control.Set(b.v, v)
 	b.control.Set(b.w, w)
-	b.stopped = zero
+	b.sent, b.set = sent, true
 }
 
 // Stop sets both speeds to 0.
@@ -136,7 +141,7 @@ const (
 // it are not recomputed), at min(MaxV, 6*d) m/s. It turns again if the
 // goal falls more than 5 mm off the line driven, or behind the agent.
 // A new goal starts a new leg; the state is the Body's, so an agent
-// follows one leg at a time (ResetLeg forgets it).
+// follows one leg at a time (Reset forgets it).
 func (b *Body) FollowLeg(gx, gy, tol, h float64) bool {
 	l := &b.leg
 	if !l.on || gx != l.gx || gy != l.gy {
@@ -191,6 +196,8 @@ func (b *Body) drive(d2 float64) {
 	b.Set(v, 0)
 }
 
-// ResetLeg forgets the leg FollowLeg was driving along; the next call
-// starts a new one.
-func (b *Body) ResetLeg() { b.leg = leg{} }
+// Reset forgets the leg FollowLeg was driving along (the next call
+// starts a new one) and the commands last set (the next Set sets them
+// whatever they are). Call it from the controller's Reset: the runtime
+// resets the actuator, whose commands are then 0.
+func (b *Body) Reset() { b.leg, b.set = leg{}, false }

@@ -146,9 +146,10 @@ type countingControl struct {
 
 func (c *countingControl) Set(i int, v float64) { c.sets++; c.fakeControl.Set(i, v) }
 
-// Stop sets the commands once, not again while they stay 0; any other
-// command is set every time.
-func TestStopSetsOnce(t *testing.T) {
+// Set sets the commands once, not again while they stay the same bit
+// for bit; after Reset (the runtime zeroed the actuator) it sets them
+// again.
+func TestSetSkipsRepeatedCommands(t *testing.T) {
 	st := &fakeState{names: []string{"x", "y", "theta"}, values: []float64{0, 0, 0}}
 	ctl := &countingControl{fakeControl: fakeControl{names: []string{"v", "w"}, values: make([]float64, 2)}}
 	b := &Body{state: st, control: ctl, x: 0, y: 1, th: 2, v: 0, w: 1, MaxV: 0.5, MaxW: 6}
@@ -161,7 +162,15 @@ func TestStopSetsOnce(t *testing.T) {
 	}
 	b.Set(0.3, 0)
 	b.Set(0.3, 0)
+	b.Set(0.3, math.Copysign(0, -1)) // -0 is another command
 	if ctl.sets != 8 || ctl.values[0] != 0.3 {
 		t.Errorf("%d commands set, values %v; want 8 and v = 0.3", ctl.sets, ctl.values)
+	}
+	// the runtime resets the actuator, the controller the body
+	ctl.values[0], ctl.values[1] = 0, 0
+	b.Reset()
+	b.Set(0.3, math.Copysign(0, -1))
+	if ctl.sets != 10 || ctl.values[0] != 0.3 {
+		t.Errorf("after Reset: %d commands set, values %v; want 10 and v = 0.3", ctl.sets, ctl.values)
 	}
 }
