@@ -362,7 +362,7 @@ func (e *Engine) makeJobs() {
 			o.exact = o.exact || o.moving
 			if e.last {
 				o.vel = o.p.Sub(o.prevP).Scale(1 / e.dt)
-				o.angVel = e.sp.Bodies[o.body].TargetW
+				// (propose set angVel, reading the body once a sub-step)
 			}
 		}
 	}
@@ -411,6 +411,12 @@ func (e *Engine) near(k int, q ci.Vector2, r float64, buf []int32) []int32 {
 func (e *Engine) propose(o *object, dt float64) {
 	b := &e.sp.Bodies[o.body]
 	v, w := b.TargetV, b.TargetW
+	if e.last {
+		// the body's angular velocity after the step is the one it
+		// asked for, moving or withdrawn (nothing changes it before
+		// accept)
+		o.angVel = w
+	}
 	o.reach = math.Abs(v) * dt
 	o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.cos, o.sin
 	o.moving = v != 0 || w != 0
