@@ -60,9 +60,8 @@ type InboxReader interface {
 // InboxSizer is implemented by messaging sensors that know how many
 // messages a robot's inbox may hold at a tick: InboxMax returns the
 // largest inbox the runtime has delivered to any robot so far (it never
-// decreases). [Topic] keeps room for twice that many values, made at the
-// first non-empty inbox after the largest one outgrew its room (an empty
-// inbox asks nothing more of the sensor), so that robots meeting
+// decreases). [Topic] keeps room for twice that many values, made as
+// soon as the largest inbox outgrows its room, so that robots meeting
 // more neighbours than ever before find the room made already: a swarm
 // allocates while its largest inbox grows, in its first ticks, and not
 // in steady state.
@@ -225,11 +224,6 @@ func (t *Topic[T]) Received() []Received[T] {
 	t.bad = 0
 	if t.rd != nil {
 		n := t.rd.InboxLen()
-		if n == 0 {
-			// most ticks of most robots: nothing to make room for
-			t.got = t.first[:0]
-			return t.got
-		}
 		room := n
 		if t.sz != nil {
 			// the largest inbox of any robot: see InboxSizer
