@@ -25,7 +25,6 @@ type Space struct {
 	// what neighbour filters need, packed in one array so that a query
 	// reads one contiguous run per grid row instead of touching Body.
 	mitem       []mobileItem
-	mbody       []int32 // the bodies of the mobile grid, in grid order
 	staticDirty bool
 	mobileDirty bool // a mobile body was added or removed: mobileSel is stale
 	cell        float64
@@ -101,7 +100,6 @@ func New(center, size ci.Vector3) *Space {
 			b := &s.Bodies[i]
 			s.mitem[dest[k]] = mobileItem{pos: b.Pos, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: i,
 				plain: b.Shape == Disc && !b.HasNub}
-			s.mbody[dest[k]] = i
 		}
 	}
 	s.Reindex() // queries work (and find nothing) before the first real Reindex
@@ -185,7 +183,6 @@ func (s *Space) ReindexWith(run Runner) {
 	run.Run(chunks, s.reindexJobs.cells)
 	g.Index()
 	s.mitem = slices.Grow(s.mitem[:0], n)[:n]
-	s.mbody = resize(s.mbody, n)
 	run.Run(chunks, s.reindexJobs.items)
 	// (grown once: a million bodies appended one by one would copy the
 	// list some twenty times)
@@ -404,7 +401,7 @@ func (s *Space) NearMobile(lo, hi ci.Vector2, fn func(i int) bool) {
 			k0, k1 = g.rowDense(y, x0, x1)
 		}
 		for k := k0; k < k1; k++ {
-			if !fn(int(s.mbody[k])) {
+			if !fn(int(s.mitem[k].body)) {
 				return
 			}
 		}
