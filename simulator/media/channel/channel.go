@@ -86,8 +86,9 @@ type Channel struct {
 	now      *slot // the slot of this tick: the inbox reads its arena
 	// the deliveries of this tick, by receiver: member i's are
 	// refs[at[i]:at[i+1]], each an index in out (with unicastRef set
-	// for a unicast) or -1-k for nowOut[k], a delivery held until now;
-	// out[k] is message k as receivers get it, To excepted
+	// for a unicast) or -1-k for nowOut[k], a message held until now
+	// (one for all its receivers); out[k] is message k as receivers get
+	// it, To excepted
 	refs   []int32
 	at     []int32
 	count  []int32
@@ -151,23 +152,28 @@ type fwd struct {
 	to, msg, hold int32
 }
 
-// slot holds the deliveries due at one later tick, with copies of their
-// payloads.
+// slot holds the deliveries due at one later tick: the messages, with
+// copies of their payloads, and who gets which.
 type slot struct {
 	items []pending
+	msgs  []slotMsg
 	arena []byte
-	// the message whose payload was copied last, as tick<<32 | key, and
-	// where: a broadcast's deliveries share one copy
-	last    int64
-	lastOff int32
+	// the message listed last, as tick<<32 | key: a broadcast's
+	// deliveries share one entry and one copy of the payload
+	last int64
 }
 
+// pending is a delivery of message msg of its slot to member to.
 type pending struct {
-	to      int32
-	from    int32
-	topic   string
-	unicast bool
-	off, n  int32
+	to, msg int32
+}
+
+// slotMsg is a message held in a slot, its payload at arena[off:off+n];
+// to is the receiver of a unicast, -1 for a broadcast.
+type slotMsg struct {
+	topic    string
+	from, to int32
+	off, n   int32
 }
 
 const (
@@ -711,19 +717,23 @@ func (c *Channel) deliver(chunks int) {
 	}
 	c.count = resize(c.count, n+1)
 	clear(c.count)
-	// count by receiver, holding back what is held
+	// count by receiver, holding back what is held; the messages due now
+	// are made once each, whatever the number of their receivers
 	c.nowOut = c.nowOut[:0]
+	delivered := 0
 	if c.now != nil {
-		for _, p := range c.now.items {
-			c.count[p.to+1]++
-			m := ci.Message{Topic: p.topic, From: c.state.Agents[p.from].ID, Payload: c.now.arena[p.off : p.off+p.n : p.off+p.n]}
-			if p.unicast {
-				m.To = c.state.Agents[p.to].ID
+		for _, sm := range c.now.msgs {
+			m := ci.Message{Topic: sm.topic, From: c.state.Agents[sm.from].ID, Payload: c.now.arena[sm.off : sm.off+sm.n : sm.off+sm.n]}
+			if sm.to >= 0 {
+				m.To = c.state.Agents[sm.to].ID
 			}
 			c.nowOut = append(c.nowOut, m)
 		}
+		for _, p := range c.now.items {
+			c.count[p.to+1]++
+		}
+		delivered = len(c.now.items)
 	}
-	delivered := len(c.nowOut)
 	for _, buf := range c.chunks[:chunks] {
 		for _, f := range buf {
 			switch {
@@ -748,8 +758,8 @@ func (c *Channel) deliver(chunks int) {
 	// then place them, in the same order: a stable counting sort
 	c.refs = resize(c.refs, delivered)
 	if c.now != nil {
-		for k, p := range c.now.items {
-			c.refs[c.count[p.to]] = int32(-1 - k)
+		for _, p := range c.now.items {
+			c.refs[c.count[p.to]] = -1 - p.msg
 			c.count[p.to]++
 		}
 	}
@@ -781,7 +791,7 @@ func (c *Channel) schedule(f fwd) {
 		// inboxes are gone: any free slot will do
 		if k := len(c.free) - 1; k >= 0 {
 			s, c.free = c.free[k], c.free[:k]
-			s.items, s.arena = s.items[:0], s.arena[:0]
+			s.items, s.msgs, s.arena = s.items[:0], s.msgs[:0], s.arena[:0]
 		} else {
 			s = &slot{}
 		}
@@ -792,10 +802,11 @@ func (c *Channel) schedule(f fwd) {
 	k := f.msg &^ unicastRef
 	m := &c.msgs[k]
 	if key := c.tick<<32 | int64(k); s.last != key {
-		s.last, s.lastOff = key, int32(len(s.arena))
+		s.last = key
+		s.msgs = append(s.msgs, slotMsg{topic: m.Topic, from: int32(m.From), to: int32(m.To), off: int32(len(s.arena)), n: int32(len(m.Payload))})
 		s.arena = append(s.arena, m.Payload...)
 	}
-	s.items = append(s.items, pending{to: f.to, from: int32(m.From), topic: m.Topic, unicast: m.To >= 0, off: s.lastOff, n: int32(len(m.Payload))})
+	s.items = append(s.items, pending{to: f.to, msg: int32(len(s.msgs) - 1)})
 }
 
 // Reset forgets what is in transit and the counts.
