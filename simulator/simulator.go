@@ -57,8 +57,11 @@ type Simulator struct {
 	// slab is where robots and their device lists are made (build.go).
 	slab struct {
 		robots []robot
-		sens   slabOf[devices.Sensor]
-		acts   slabOf[devices.Actuator]
+		// prefaulted is a <distribute>'s slab of robots while its
+		// pages are written (prefault)
+		prefaulted []robot
+		sens       slabOf[devices.Sensor]
+		acts       slabOf[devices.Actuator]
 	}
 }
 

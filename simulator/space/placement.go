@@ -180,25 +180,76 @@ func (p *Placement) Fits(b *Body) bool {
 // read the same few index rows instead of jumping across the arena, which
 // is what bounds the speed of large swarms.
 func (s *Space) LayoutOrder(n int, at func(k int) ci.Vector2) []int {
+	return s.LayoutOrderWith(serial{}, n, at)
+}
+
+// LayoutOrderWith is LayoutOrder with the strips sorted by run, in
+// parallel: the bodies are first put in their strips (a counting sort,
+// which keeps their order), then each strip is sorted by X on its own.
+// The order is LayoutOrder's, whatever run does; at is called on the
+// caller's goroutine.
+func (s *Space) LayoutOrderWith(run Runner, n int, at func(k int) ci.Vector2) []int {
 	type key struct {
 		strip int
 		x     float64
 		k     int
 	}
 	keys := make([]key, n)
+	lo, hi := math.MaxInt, math.MinInt
 	for k := range keys {
 		p := at(k)
 		keys[k] = key{strip: int(math.Floor((p.Y - s.lo.Y) / minCell)), x: p.X, k: k}
+		lo, hi = min(lo, keys[k].strip), max(hi, keys[k].strip)
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		return cmp.Or(cmp.Compare(a.strip, b.strip), cmp.Compare(a.x, b.x), cmp.Compare(a.k, b.k))
-	})
 	order := make([]int, n)
-	for i, k := range keys {
+	if n == 0 {
+		return order
+	}
+	byX := func(a, b key) int { return cmp.Or(cmp.Compare(a.x, b.x), cmp.Compare(a.k, b.k)) }
+	if strips := uint64(hi) - uint64(lo) + 1; strips > uint64(4*n+1024) {
+		// far more strips than bodies (a few bodies over a huge arena)
+		slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.strip, b.strip), byX(a, b)) })
+		for i, k := range keys {
+			order[i] = k.k
+		}
+		return order
+	}
+	// start[j] is where strip lo+j begins in sorted; start[j+1] where it
+	// ends
+	start := make([]int, hi-lo+2)
+	for _, k := range keys {
+		start[k.strip-lo+1]++
+	}
+	for j := 1; j < len(start); j++ {
+		start[j] += start[j-1]
+	}
+	sorted := make([]key, n)
+	next := slices.Clone(start[:len(start)-1])
+	for _, k := range keys {
+		sorted[next[k.strip-lo]] = k
+		next[k.strip-lo]++
+	}
+	// jobs of about layoutJob bodies, each whole strips
+	var jobs []int // the first strip of each job, then len(start)-1
+	for j := 0; j < len(start)-1; j++ {
+		if len(jobs) == 0 || start[j]-start[jobs[len(jobs)-1]] >= layoutJob {
+			jobs = append(jobs, j)
+		}
+	}
+	jobs = append(jobs, len(start)-1)
+	run.Run(len(jobs)-1, func(i int) {
+		for j := jobs[i]; j < jobs[i+1]; j++ {
+			slices.SortFunc(sorted[start[j]:start[j+1]], byX)
+		}
+	})
+	for i, k := range sorted {
 		order[i] = k.k
 	}
 	return order
 }
+
+// layoutJob is about how many bodies one job of LayoutOrderWith sorts.
+const layoutJob = 16384
 
 // Bounds returns the arena's footprint.
 func (s *Space) Bounds() (lo, hi ci.Vector2) { return s.lo, s.hi }

@@ -1,8 +1,10 @@
 package space_test
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -69,4 +71,47 @@ func inside(s *space.Space, b *space.Body) bool {
 	}
 	const eps = 1e-9
 	return fp.Pos.X-ex >= lo.X-eps && fp.Pos.Y-ey >= lo.Y-eps && fp.Pos.X+ex <= hi.X+eps && fp.Pos.Y+ey <= hi.Y+eps
+}
+
+// LayoutOrderWith gives the order of one sort by strip, X and drawing
+// order, whatever runs its jobs: with many strips and few, bodies outside
+// the arena's strips, ties, and a few bodies spread far apart (the sort
+// without counting).
+func TestLayoutOrderWithIsOneSort(t *testing.T) {
+	s := arena(400)
+	rng := rand.New(rand.NewPCG(5, 6))
+	want := func(pts []ci.Vector2) []int {
+		order := make([]int, len(pts))
+		for k := range order {
+			order[k] = k
+		}
+		strip := func(p ci.Vector2) int { return int(math.Floor((p.Y + 200) / 0.25)) }
+		slices.SortStableFunc(order, func(a, b int) int {
+			return cmp.Or(cmp.Compare(strip(pts[a]), strip(pts[b])), cmp.Compare(pts[a].X, pts[b].X))
+		})
+		return order
+	}
+	for name, pts := range map[string][]ci.Vector2{
+		"none": nil,
+		"one":  {v2(3, 4)},
+		"far":  {v2(0, 1e12), v2(1, -1e12), v2(0, 0), v2(-1, 0)},
+	} {
+		if got := s.LayoutOrderWith(goRunner{}, len(pts), func(k int) ci.Vector2 { return pts[k] }); !slices.Equal(got, want(pts)) && len(pts) > 0 {
+			t.Errorf("%s: order %v, want %v", name, got, want(pts))
+		}
+	}
+	for _, n := range []int{1000, 200_000} {
+		pts := make([]ci.Vector2, n)
+		for k := range pts {
+			pts[k] = v2(math.Round(rng.Float64()*400-200), rng.Float64()*401-200.5) // ties in X; some below the arena
+		}
+		at := func(k int) ci.Vector2 { return pts[k] }
+		w := want(pts)
+		if got := s.LayoutOrderWith(goRunner{}, n, at); !slices.Equal(got, w) {
+			t.Errorf("%d bodies on goroutines: not the order of one sort", n)
+		}
+		if got := s.LayoutOrder(n, at); !slices.Equal(got, w) {
+			t.Errorf("%d bodies: not the order of one sort", n)
+		}
+	}
 }
