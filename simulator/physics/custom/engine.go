@@ -489,6 +489,7 @@ func fill(s []float64, v float64) {
 // Commit implements physics.Engine: the agents' x, y and theta become
 // their bodies' pose, and their states what the sensors read.
 func (e *Engine) Commit(run physics.Runner) {
+	perTick := 1 / e.tick
 	for _, bt := range e.batches {
 		d := bt.d
 		ns := len(d.States)
@@ -517,7 +518,7 @@ func (e *Engine) Commit(run physics.Runner) {
 				}
 			}
 			if e.tick > 0 {
-				b.Vel = b.Pos.Sub(c.prevXY[l]).Scale(1 / e.tick)
+				b.Vel = b.Pos.Sub(c.prevXY[l]).Scale(perTick)
 			}
 			c.prevXY[l] = b.Pos
 		}
@@ -549,19 +550,26 @@ func (bt *batch) setYaw(b *space.Body, c *chunk, l int, yaw float64) {
 }
 
 // normalizeAngle is ci.NormalizeAngle, bit for bit, without math.Mod
-// for angles within two turns: there the remainder of a by 2*pi is a
-// itself, or a -+ 2*pi, which is exact (Sterbenz) and what math.Mod
-// returns (a zero with a's sign).
+// for angles within a million turns (an agent's theta is not wrapped:
+// one that turns keeps growing it). The remainder r = |a| - n*2pi of
+// math.Mod is exact, and representable; with the right n, one fused
+// multiply-add, which rounds once, gives it exactly. n is |a|/2pi
+// truncated, which may be one off: r then falls outside [0, 2pi) and n is
+// corrected. The sign is a's (math.Mod(-a, b) is -math.Mod(a, b)), and a
+// zero remainder has it too.
 func normalizeAngle(a float64) float64 {
 	const twoPi = 2 * math.Pi
 	switch abs := math.Abs(a); {
 	case abs < twoPi:
-	case abs < 2*twoPi:
-		r := a - math.Copysign(twoPi, a)
-		if r == 0 {
-			r = math.Copysign(0, a) // for -2*pi, math.Mod gives -0
+	case abs < 1e6*twoPi:
+		n := math.Trunc(abs / twoPi)
+		r := math.FMA(-n, twoPi, abs)
+		if r < 0 {
+			r = math.FMA(-(n - 1), twoPi, abs)
+		} else if r >= twoPi {
+			r = math.FMA(-(n + 1), twoPi, abs)
 		}
-		a = r
+		a = math.Copysign(r, a)
 	default:
 		return ci.NormalizeAngle(a)
 	}

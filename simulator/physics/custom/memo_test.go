@@ -83,7 +83,8 @@ func TestCommitHeadingAsSetYaw(t *testing.T) {
 }
 
 // normalizeAngle is ci.NormalizeAngle bit for bit: at the edges of its
-// fast cases and on random angles of a few turns.
+// fast cases, on random angles of a few turns and of up to millions, and
+// at and next to whole numbers of turns.
 func TestNormalizeAngleAsCi(t *testing.T) {
 	var as []float64
 	for _, e := range []float64{0, math.Pi, 2 * math.Pi, 3 * math.Pi, 4 * math.Pi, 5 * math.Pi, 1, 7} {
@@ -95,6 +96,19 @@ func TestNormalizeAngleAsCi(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 100000 {
 		as = append(as, (rng.Float64()*2-1)*30)
+	}
+	// many turns, up to the fast case's limit and past it, and whole
+	// multiples of 2pi, where the remainder is 0 or n is one off
+	for range 300000 {
+		as = append(as, (rng.Float64()*2-1)*math.Exp2(rng.Float64()*25))
+	}
+	for n := range 2000 {
+		for _, k := range []float64{float64(n), float64(n) * 997, 1e6 - float64(n)} {
+			e := k * 2 * math.Pi
+			for _, a := range []float64{e, math.Nextafter(e, 0), math.Nextafter(e, math.Inf(1))} {
+				as = append(as, a, -a)
+			}
+		}
 	}
 	for _, a := range as {
 		got, want := normalizeAngle(a), ci.NormalizeAngle(a)
