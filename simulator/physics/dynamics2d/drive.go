@@ -84,18 +84,16 @@ func (s *driveSet) PreStep(dt float64) {
 func (s *driveSet) ApplyCachedImpulse(coef float64) {
 	for _, o := range s.e.cpList {
 		d := &o.drive
-		v, w := d.cached(d.body.Velocity(), d.body.AngularVelocity(), coef)
-		d.body.SetVelocityVector(v)
-		d.body.SetAngularVelocity(w)
+		v, w := velocity(d.body), angularVelocity(d.body)
+		*v, *w = d.cached(*v, *w, coef)
 	}
 }
 
 func (s *driveSet) ApplyImpulse(float64) {
 	for _, o := range s.e.cpList {
 		d := &o.drive
-		v, w := d.impulse(d.body.Velocity(), d.body.AngularVelocity())
-		d.body.SetVelocityVector(v)
-		d.body.SetAngularVelocity(w)
+		v, w := velocity(d.body), angularVelocity(d.body)
+		*v, *w = d.impulse(*v, *w)
 	}
 }
 

@@ -93,6 +93,11 @@ type object struct {
 	cpb   *cp.Body
 	shape *cp.Shape
 	drive drive
+	// cpBody is the body cpb points to, kept here rather than alone on
+	// the heap: the drives' solver (drive.go) reads and writes each body
+	// right after its drive, ten times per sub-step, so both are adjacent
+	// in memory and in the engine's order.
+	cpBody cp.Body
 
 	// pose and velocity; authoritative while the body is free
 	p cp.Vector
@@ -268,7 +273,8 @@ func (e *Engine) Add(i int) error {
 	if m, i := secondBody(b, moment); m > 0 {
 		mass, moment = mass+m, moment+i
 	}
-	o.cpb = newCPBody(mass, moment)
+	o.cpBody = *newCPBody(mass, moment)
+	o.cpb = &o.cpBody
 	switch b.Shape {
 	case space.Disc:
 		o.shape = cp.NewCircle(o.cpb, b.Radius, cp.Vector{})

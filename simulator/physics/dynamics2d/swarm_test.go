@@ -105,8 +105,11 @@ func TestDeterminism(t *testing.T) {
 // Robots that drive straight pile up against the walls and each other,
 // which makes later ticks dearer; so that ns/op does not depend on b.N,
 // the engine is Reset (untimed) every 100 ticks.
-func benchSwarm(b *testing.B, forceCP bool) {
-	w, ids := swarm(b, 10000, 40, 1)
+func benchSwarm(b *testing.B, forceCP bool) { benchSwarmOf(b, 10000, 40, forceCP) }
+
+// benchSwarmOf is benchSwarm with n e-pucks in a square of side size.
+func benchSwarmOf(b *testing.B, n int, size float64, forceCP bool) {
+	w, ids := swarm(b, n, size, 1)
 	dynamics2d.ForceCP(w.eng, forceCP)
 	for _, i := range ids {
 		w.drive(i, 0.05, 0)
@@ -130,6 +133,12 @@ func benchSwarm(b *testing.B, forceCP bool) {
 
 func BenchmarkStep10000(b *testing.B)      { benchSwarm(b, false) }
 func BenchmarkStep10000AllCP(b *testing.B) { benchSwarm(b, true) }
+
+// BenchmarkStep250000 is one engine's share of a million e-pucks in four
+// quadrant engines (argos bench --robots 1000000 --engines 4), at the
+// density of the benchmarks above: where the engine's data no longer fits
+// in the processor's caches.
+func BenchmarkStep250000(b *testing.B) { benchSwarmOf(b, 250000, 200, false) }
 
 // BenchmarkReindex10000 is the share of the space's index in a tick of
 // the benchmarks above.
