@@ -333,7 +333,7 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 			return err
 		}
 		if n.Name == "distribute" {
-			if err := s.distribute(ctx, n, rng, place, add, grow, gc.large); err != nil {
+			if err := s.distribute(ctx, n, rng, place, add, grow, gc.large, entities); err != nil {
 				return err
 			}
 			continue
@@ -371,7 +371,7 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 }
 
 func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.Rand, placing *placing,
-	add func(*entity.Spec, *config.Node) error, grow func(n int), large int) error {
+	add func(*entity.Spec, *config.Node) error, grow func(n int), large, entities int) error {
 	d, err := config.ParseDistribute(n)
 	if err != nil {
 		return err
@@ -416,6 +416,11 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 	// an engine that lists entity ids is asked with the drawing id;
 	// assignEngine checks the final one
 	named := len(s.own.rules) > 0
+	// perEngine counts the bodies each engine takes, for growEnginesAhead
+	var perEngine []int
+	if tmpl.Embodied && tmpl.Body.Movable && !named && d.Quantity >= large && entities == d.Quantity {
+		perEngine = make([]int, len(s.engines))
+	}
 	for k := 0; k < d.Quantity; k++ {
 		if k%1024 == 0 {
 			if err := interrupted(ctx); err != nil {
@@ -454,7 +459,15 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 		if spec.Embodied {
 			place.Reserve(spec.Body)
 		}
+		if perEngine != nil {
+			if e := s.engineFor(&spec.Body); e >= 0 {
+				perEngine[e]++
+			}
+		}
 		poses = append(poses, drawn{pos, o})
+	}
+	if perEngine != nil {
+		defer s.growEnginesAhead(perEngine)()
 	}
 	// The placement is dropped before the entities are made: a million
 	// bodies' is about 120 MB, which they can reuse once it is collected.

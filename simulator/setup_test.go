@@ -6,6 +6,7 @@ import (
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator/physics"
 )
 
 // The devices cloned on the run's threads are each robot's own: a
@@ -64,5 +65,65 @@ func TestClonedDevicesAreTheRobotsOwn(t *testing.T) {
 		}
 		r.acts[0].(ci.DifferentialSteeringActuator).SetLinearVelocity(0, 0)
 		r.acts[0].Apply()
+	}
+}
+
+// growingEngine is kinematics2d that records the room it is asked to make.
+type growingEngine struct {
+	physics.Engine
+	grows []int
+}
+
+func (g *growingEngine) Grow(n int) {
+	g.grows = append(g.grows, n)
+	g.Engine.(interface{ Grow(int) }).Grow(n)
+}
+
+func init() {
+	physics.Engines.MustRegister("test_growing", "test: kinematics2d recording its Grow calls", func(n *config.Node, env physics.Env) (physics.Engine, error) {
+		f, err := physics.Engines.Lookup("kinematics2d")
+		if err != nil {
+			return nil, err
+		}
+		e, err := f(n, env)
+		return &growingEngine{Engine: e}, err
+	})
+}
+
+// A large <distribute> grows the engines ahead, while it adds its
+// entities, with room for every body they end up with: the engines are
+// not grown again.
+func TestEnginesGrowAhead(t *testing.T) {
+	exp, err := config.Parse("test.argos", []byte(`<?xml version="1.0"?>
+<argos-configuration>
+  <framework><system threads="2"/><experiment length="1" ticks_per_second="10" random_seed="7"/></framework>
+  <controllers>
+    <epuck_diffusion_controller id="edc">
+      <actuators><differential_steering implementation="default"/></actuators>
+      <sensors><epuck_proximity implementation="default"/></sensors>
+      <params/>
+    </epuck_diffusion_controller>
+  </controllers>
+  <arena size="6,6,1" center="0,0,0.5">
+    <box id="wall" size="0.1,4,0.5" movable="false"><body position="0,0,0" orientation="0,0,0"/></box>
+    <distribute>
+      <position method="uniform" min="-2.9,-2.9,0" max="2.9,2.9,0"/>
+      <orientation method="uniform" min="0,0,0" max="360,0,0"/>
+      <entity quantity="300" max_trials="100"><e-puck id="ep"><controller config="edc"/></e-puck></entity>
+    </distribute>
+  </arena>
+  <physics_engines><test_growing id="k"/></physics_engines>
+</argos-configuration>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(exp, Options{largeArena: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g := s.engines[0].(*growingEngine)
+	if n := len(g.Bodies()); len(g.grows) != 2 || g.grows[0] < n || g.grows[1] != n {
+		t.Errorf("Grow calls %v for %d bodies, want one ahead with room for them all, then growEngines' own", g.grows, n)
 	}
 }
