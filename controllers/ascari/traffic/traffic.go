@@ -80,6 +80,10 @@ type Controller struct {
 	heard    bool    // a Status came at this tick
 	goal     int16   // the node whose position gx, gy are, or -1
 	gx, gy   float64 // the position of the node driven to
+	// the next ticks at which (tick+me) and (tick-since) are multiples
+	// of the period: the periodic Status, and asking again for a claim
+	// without news
+	sendAt, askAt uint32
 }
 
 type params struct {
@@ -144,6 +148,10 @@ func (c *Controller) Init(r ci.Robot, p ci.Params) error {
 // agent stands on.
 func (c *Controller) Reset() {
 	c.tick, c.next, c.claim, c.avoid, c.moved, c.goal = 0, -1, -1, -1, 0, -1
+	if c.params.period > 0 {
+		// the first tick from 1 on with (tick+me) a multiple of the period
+		c.sendAt = uint32(c.params.period - int(c.me)%c.params.period)
+	}
 	c.plan = [3]int16{-1, -1, -1}
 	clear(c.peers)
 	c.node = -1
@@ -203,8 +211,13 @@ func (c *Controller) ControlStep() {
 		c.body.Stop()
 		// the answer changes only with what it hears, and with time for
 		// agents not heard for a while: ask again when a message came or
-		// once per period
-		ask := c.heard || int(c.tick-c.since)%c.params.period == 0
+		// once per period (the claim state lasts from tick since+1 on,
+		// tick after tick, so that askAt meets every multiple)
+		ask := c.heard
+		if c.tick == c.askAt {
+			c.askAt += uint32(c.params.period)
+			ask = true
+		}
 		if !c.params.locking || ask && c.mayEnter() {
 			c.next, c.claim = c.claim, -1
 			copy(c.plan[:], c.plan[1:])
@@ -219,6 +232,7 @@ func (c *Controller) ControlStep() {
 		if int(c.tick) > c.params.warm {
 			c.makePlan()
 			c.claim, c.since = c.plan[0], c.tick
+			c.askAt = c.tick + uint32(c.params.period)
 			c.waitTill = c.tick + uint32(c.params.patience+c.robot.Rand().IntN(c.params.patience))
 			for i := range c.peers {
 				c.peers[i].granted = false
@@ -226,7 +240,11 @@ func (c *Controller) ControlStep() {
 			newClaim = true
 		}
 	}
-	if newClaim || (int(c.tick)+int(c.me))%c.params.period == 0 {
+	periodic := c.tick == c.sendAt
+	if periodic {
+		c.sendAt += uint32(c.params.period)
+	}
+	if newClaim || periodic {
 		// where it was at the start of the tick: the commands set
 		// above move it at the next physics step
 		x, y, _ := c.body.Pose()
@@ -263,9 +281,9 @@ func (c *Controller) hear() bool {
 	return false
 }
 
-// near reports whether agent p might be within 1.5 spacings of node n by
-// now, judging from its last Status.
-func (c *Controller) near(p *peer, n int16) bool {
+// near reports whether agent p might be within 1.5 spacings of the node
+// at (nx, ny) by now, judging from its last Status.
+func (c *Controller) near(p *peer, nx, ny float64) bool {
 	if !p.heard {
 		return false
 	}
@@ -273,7 +291,6 @@ func (c *Controller) near(p *peer, n int16) bool {
 	if age > int64(c.params.forget) {
 		return false
 	}
-	nx, ny := c.nodeXY(n)
 	reach := 1.5*c.params.spacing + c.params.speed*float64(max(age, 0)+1)*c.params.h
 	dx, dy := float64(p.st.X)-nx, float64(p.st.Y)-ny
 	return dx*dx+dy*dy <= reach*reach
@@ -282,9 +299,10 @@ func (c *Controller) near(p *peer, n int16) bool {
 // mayEnter reports whether every agent that might be near the claimed
 // node has granted the claim and none holds the node.
 func (c *Controller) mayEnter() bool {
+	nx, ny := c.nodeXY(c.claim)
 	for i := range c.peers {
 		p := &c.peers[i]
-		if !c.near(p, c.claim) {
+		if !c.near(p, nx, ny) {
 			continue
 		}
 		if !p.granted || p.st.Node == c.claim || p.st.Next == c.claim {
