@@ -37,7 +37,11 @@ type Channel struct {
 	plain     bool
 	losses    []loss
 	plainHold int32
-	tick      int64
+	// lazy: the stages are ranges, delays and losses only, which need
+	// the agents' states for forwarding alone: a tick with nothing to
+	// forward does not gather them
+	lazy bool
+	tick int64
 
 	members []*Member
 	byID    map[string]int32
@@ -219,6 +223,14 @@ func New(n *config.Node, w *entity.World) (*Channel, error) {
 		}
 	}
 	c.plainForwards()
+	c.lazy = true
+	for _, m := range c.stages {
+		switch m.(type) {
+		case *rangeModel, *delay, *loss:
+		default:
+			c.lazy = false
+		}
+	}
 	c.state.World = w
 	c.state.Seed = w.Seed
 	c.makeJobs()
@@ -360,6 +372,7 @@ func (c *Channel) makeJobs() {
 			b := &bodies[a.Body]
 			a.Live = !b.Removed
 			a.Pos = ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z + b.Height/2}
+			c.pos[k] = b.Pos // the neighbour search's copy
 			a.Yaw = b.Yaw
 			f := c.flags[k] &^ agentLive
 			if a.Live {
@@ -389,13 +402,17 @@ func (c *Channel) Update(run physics.Runner) {
 	n := len(c.members)
 	c.state.Tick = c.tick
 	c.flags = resize(c.flags, n)
-	run.Run((n+gatherChunk-1)/gatherChunk, c.jobs.gather)
-	for _, s := range c.stages {
-		s.Update(&c.state) // step 1
+	c.pos = resize(c.pos, n)
+	if !c.lazy {
+		c.gather(run) // step 1
 	}
 	c.collect()
 	c.receive() // step 2
 	if len(c.passed) > 0 {
+		if c.lazy {
+			// step 1, which these stages need for step 3 only
+			c.gather(run)
+		}
 		// the neighbour search serves forwarding only: a tick with
 		// nothing to forward leaves it to the next that has something
 		c.index()
@@ -406,6 +423,15 @@ func (c *Channel) Update(run physics.Runner) {
 	}
 	run.Run(chunks, c.jobs.forward) // step 3
 	c.deliver(chunks)
+}
+
+// gather reads the agents' states from the space and runs every stage's
+// Update.
+func (c *Channel) gather(run physics.Runner) {
+	run.Run((len(c.members)+gatherChunk-1)/gatherChunk, c.jobs.gather)
+	for _, s := range c.stages {
+		s.Update(&c.state)
+	}
 }
 
 // collect gathers the messages entering the channel: those held by a
@@ -432,9 +458,12 @@ func (c *Channel) collect() {
 	c.heldB[c.tick&1] = cur
 	p := c.tick & 1
 	box, small := c.box[p], c.small[p]
+	bodies := c.world.Space.Bodies
 	for i := range c.members {
 		b := &box[i]
-		if b.tick != c.tick || c.flags[i]&agentLive == 0 {
+		// a removed robot's messages are lost (read from the space: the
+		// agents may not be gathered yet)
+		if b.tick != c.tick || bodies[c.state.Agents[i].Body].Removed {
 			continue
 		}
 		if b.n >= 0 {
@@ -531,10 +560,6 @@ func (c *Channel) index() {
 		return
 	}
 	n := len(c.members)
-	c.pos = resize(c.pos, n)
-	for i := range c.state.Agents {
-		c.pos[i] = c.state.Agents[i].Pos.XY()
-	}
 	rebuild := c.listN != n
 	if !rebuild {
 		lim := c.skin * c.skin / 4
