@@ -278,22 +278,40 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 	var bodyAt []*config.Node
 	otherAt := map[string]*config.Node{}
 	add := func(spec *entity.Spec, at *config.Node) error {
-		prev, dup := otherAt[spec.ID]
-		if h, ok := s.byID[spec.ID]; ok {
-			prev, dup = bodyAt[h], true
-		}
-		if dup {
+		twice := func(prev *config.Node) error {
 			return at.Errorf("simulator: entity id %q is used twice (also at %s); ids must be unique", spec.ID, prev.Where())
 		}
-		bodies := len(s.sp.Bodies)
+		if prev, dup := otherAt[spec.ID]; dup {
+			return twice(prev)
+		}
+		if spec.Setup != nil || spec.Light != nil { // no body
+			if h, ok := s.byID[spec.ID]; ok {
+				return twice(bodyAt[h])
+			}
+			if err := s.addEntity(spec); err != nil {
+				return err
+			}
+			otherAt[spec.ID] = at
+			return nil
+		}
+		// A body's id is checked by adding it: a map that did not grow
+		// held it already (one look-up of a million fresh ids instead of
+		// two, the first of which missed the cache).
+		ids, bodies := len(s.byID), len(s.sp.Bodies)
 		if err := s.addEntity(spec); err != nil {
+			if h, ok := s.byID[spec.ID]; ok && h < bodies {
+				return twice(bodyAt[h])
+			}
 			return err
 		}
-		if len(s.sp.Bodies) > bodies {
-			bodyAt = append(bodyAt, at)
-		} else {
-			otherAt[spec.ID] = at
+		if len(s.byID) == ids {
+			for h := bodies - 1; h >= 0; h-- {
+				if s.sp.Bodies[h].ID == spec.ID {
+					return twice(bodyAt[h])
+				}
+			}
 		}
+		bodyAt = append(bodyAt, at)
 		return nil
 	}
 	// Count the entities the <distribute>s place before making any: they
