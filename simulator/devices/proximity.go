@@ -121,6 +121,13 @@ func (p *proximity) Update() {
 		t = make([]float64, len(p.dirs))
 	}
 	hits := p.r.Space.CastRing(p.r.Body, p.dirs, inner, outer, z, t)
+	if hits == 0 && p.noise == 0 {
+		// nothing in reach, no noise: every reading is zero
+		for i := range p.readings {
+			p.readings[i].Value = 0
+		}
+		return
+	}
 	for i := range p.readings {
 		v := 0.0
 		if hits > 0 && t[i] >= 0 {

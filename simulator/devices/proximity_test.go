@@ -232,6 +232,17 @@ func TestProximitySeesOthersNotItself(t *testing.T) {
 			if front == 0 {
 				t.Error("the other robot is not seen")
 			}
+			// Once it has gone, every reading is back to zero.
+			s.Bodies[other.Body].Pos.X += 1
+			s.Reindex()
+			p.Update()
+			for i, x := range p.Readings() {
+				if x.Value != 0 {
+					t.Errorf("other robot gone: sensor %d still reads %v", i, x.Value)
+				}
+			}
+			s.Bodies[other.Body].Pos.X -= 1
+			s.Reindex()
 			// And the other robot sees this one, but not itself.
 			q := proximitySensor(t, other, `<proximity />`)
 			q.Update()
