@@ -174,3 +174,18 @@ func TestSetSkipsRepeatedCommands(t *testing.T) {
 		t.Errorf("after Reset: %d commands set, values %v; want 10 and v = 0.3", ctl.sets, ctl.values)
 	}
 }
+
+// Set clamps to the limits as max and min do, NaN and signed zeros
+// included, whether or not the command is within them.
+func TestSetClamps(t *testing.T) {
+	for _, c := range [][2]float64{{0.2, 1}, {0.5, 6}, {-0.5, -6}, {0.7, 7}, {-0.7, -7}, {math.NaN(), 1}, {0.1, math.NaN()},
+		{math.Copysign(0, -1), math.Copysign(0, -1)}, {math.Inf(1), math.Inf(-1)}, {0, 0}} {
+		ctl := &fakeControl{names: []string{"v", "w"}, values: make([]float64, 2)}
+		b := &Body{control: ctl, v: 0, w: 1, MaxV: 0.5, MaxW: 6}
+		b.Set(c[0], c[1])
+		wv, ww := max(-0.5, min(0.5, c[0])), max(-6.0, min(6.0, c[1]))
+		if math.Float64bits(ctl.values[0]) != math.Float64bits(wv) || math.Float64bits(ctl.values[1]) != math.Float64bits(ww) {
+			t.Errorf("Set(%v, %v): commands %v, want %v %v", c[0], c[1], ctl.values, wv, ww)
+		}
+	}
+}
