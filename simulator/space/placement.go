@@ -13,8 +13,9 @@ import (
 // incremental (unlike the space's index) so that placing N robots costs
 // O(N), not O(N^2) as in ARGoS 3's <distribute>.
 //
-// It keeps what the overlap test needs of each placed body (its footprint
-// and height range, 88 bytes) in one array, and the bodies of each cell of
+// It keeps what the overlap test needs of each placed body (its centre,
+// radius and height range, 48 bytes; a box's footprint in a list of its
+// own) in one array, and the bodies of each cell of
 // a lattice in linked lists: an array of list heads over the lattice when
 // the arena has few enough cells, a map of them otherwise, so that its
 // memory follows the bodies placed, not the arena's area.
@@ -29,12 +30,24 @@ type Placement struct {
 	// large arena cost a comparison, not a gap, for most bodies
 	bigBox [][2]ci.Vector2
 	placed []placed
+	boxes  []Footprint // of the placed boxes (placed.box)
 }
 
-// placed is what Fits needs of a placed body.
+// placed is what Fits needs of a placed body: a disc's footprint, or the
+// index of a box's in boxes.
 type placed struct {
-	fp     Footprint
+	pos    ci.Vector2
+	r      float64 // a disc's radius
 	z0, z1 float64 // bottom and top
+	box    int32   // -1: a disc
+}
+
+// footprint returns o's footprint.
+func (p *Placement) footprint(o *placed) Footprint {
+	if o.box >= 0 {
+		return p.boxes[o.box]
+	}
+	return Footprint{Shape: Disc, Radius: o.r, Pos: o.pos}
 }
 
 // placeNode is one cell's membership of a placed body.
@@ -88,7 +101,12 @@ func (p *Placement) Reserve(b Body) {
 		b.SetYaw(b.Yaw)
 	}
 	k := int32(len(p.placed))
-	p.placed = append(p.placed, placed{fp: b.Footprint(), z0: b.Z, z1: b.Top()})
+	o := placed{pos: b.Pos, r: b.Radius, z0: b.Z, z1: b.Top(), box: -1}
+	if b.Shape != Disc {
+		o.box = int32(len(p.boxes))
+		p.boxes = append(p.boxes, b.Footprint())
+	}
+	p.placed = append(p.placed, o)
 	lo, hi := b.bounds()
 	x0, y0 := p.g.CellXY(lo)
 	x1, y1 := p.g.CellXY(hi)
@@ -136,7 +154,15 @@ func (p *Placement) Fits(b *Body) bool {
 	}
 	fp, top := b.Footprint(), b.Top()
 	overlaps := func(o *placed) bool {
-		return o.z0 < top && b.Z < o.z1 && FootprintGap(&fp, &o.fp) < 0
+		if !(o.z0 < top && b.Z < o.z1) {
+			return false
+		}
+		if o.box < 0 && fp.Shape == Disc {
+			// FootprintGap's arithmetic for two discs
+			return fp.Pos.Sub(o.pos).Length()-fp.Radius-o.r < 0
+		}
+		ofp := p.footprint(o)
+		return FootprintGap(&fp, &ofp) < 0
 	}
 	// Bounding boxes apart by more than a micrometre hold footprints
 	// that cannot overlap (the boxes are exact to rounding).
