@@ -17,7 +17,10 @@
 // height ranges meet (a robot passes under a raised bar), as in the
 // space's queries.
 // Each tick runs `iterations` (default 10) space steps of tick/iterations,
-// with `iterations` solver iterations each, as ARGoS does.
+// with `iterations` solver iterations each, as ARGoS does. The drives of
+// all the bodies in the cp space are one cp constraint, solved body after
+// body: a drive moves its own body only, so this gives the numbers of a
+// constraint per body, with less memory and in the bodies' memory order.
 //
 // # Free bodies
 //
