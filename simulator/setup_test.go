@@ -2,11 +2,15 @@ package simulator
 
 import (
 	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/space"
 )
 
 // The devices cloned on the run's threads are each robot's own: a
@@ -125,5 +129,46 @@ func TestEnginesGrowAhead(t *testing.T) {
 	g := s.engines[0].(*growingEngine)
 	if n := len(g.Bodies()); len(g.grows) != 2 || g.grows[0] < n || g.grows[1] != n {
 		t.Errorf("Grow calls %v for %d bodies, want one ahead with room for them all, then growEngines' own", g.grows, n)
+	}
+}
+
+// The set-up of a large arena (collector paused, robot slab and bodies
+// written ahead, engines grown ahead) gives the results of the plain one:
+// the pinned cases, built both ways, end in the same poses, bit for bit.
+func TestLargeArenaSetUpSameResults(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "pinned", "*.argos"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no pinned cases: %v", err)
+	}
+	for _, f := range files {
+		run := func(large int) []space.Body {
+			exp, err := config.Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			exp.LoopFunctions = nil
+			two := 2
+			s, err := New(exp, Options{Threads: &two, largeArena: large})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			for s.Tick() < 30 {
+				if err := s.Step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return slices.Clone(s.sp.Bodies)
+		}
+		plain, large := run(0), run(1)
+		if len(plain) != len(large) {
+			t.Fatalf("%s: %d bodies, %d with the large set-up", f, len(plain), len(large))
+		}
+		for i := range plain {
+			a, b := &plain[i], &large[i]
+			if a.ID != b.ID || a.Pos != b.Pos || a.Z != b.Z || math.Float64bits(a.Yaw) != math.Float64bits(b.Yaw) {
+				t.Fatalf("%s: body %d is %s at %v (yaw %v), %s at %v (yaw %v) with the large set-up", f, i, a.ID, a.Pos, a.Yaw, b.ID, b.Pos, b.Yaw)
+			}
+		}
 	}
 }
