@@ -780,6 +780,13 @@ func (c *Channel) deliver(chunks int) {
 	c.inboxMax = most
 	c.at = resize(c.at, n+1)
 	copy(c.at, c.count)
+	// each receiver keeps where its inbox is, so that reading it asks
+	// nothing of the channel
+	for i, mb := range c.members {
+		if r := mb.recv; r != nil {
+			r.inAt, r.inN = c.at[i], c.at[i+1]-c.at[i]
+		}
+	}
 	// then place them, in the same order: a stable counting sort
 	c.refs = resize(c.refs, delivered)
 	if c.now != nil {
@@ -849,6 +856,11 @@ func (c *Channel) Reset() {
 	}
 	c.refs = c.refs[:0]
 	clear(c.at)
+	for _, mb := range c.members {
+		if r := mb.recv; r != nil {
+			r.inAt, r.inN = 0, 0
+		}
+	}
 	c.quiet = false
 	c.listN = 0
 	for p := range c.box {
@@ -886,6 +898,8 @@ type Receiver struct {
 	index  int
 	topics []string
 	copy   *inboxCopy // made by the first Inbox
+	// the inbox of the last Update: the channel's refs[inAt:inAt+inN]
+	inAt, inN int32
 }
 
 type inboxCopy struct {
@@ -991,7 +1005,7 @@ func (r *Receiver) Inbox() []ci.Message {
 }
 
 // InboxLen implements ci.InboxReader.
-func (r *Receiver) InboxLen() int { return len(r.ch.refsOf(r.index)) }
+func (r *Receiver) InboxLen() int { return int(r.inN) }
 
 // InboxMax implements ci.InboxSizer: the largest inbox the channel has
 // delivered to any of its robots.
@@ -1000,7 +1014,7 @@ func (r *Receiver) InboxMax() int { return r.ch.inboxMax }
 // InboxMessage implements ci.InboxReader.
 func (r *Receiver) InboxMessage(i int) (*ci.Message, bool) {
 	c := r.ch
-	return c.message(c.refs[int(c.at[r.index])+i])
+	return c.message(c.refs[int(r.inAt)+i])
 }
 
 // Update implements the simulator's Sensor: the channel has delivered
