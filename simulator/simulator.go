@@ -232,16 +232,12 @@ func (s *Simulator) makeJobs() {
 		}
 	})
 	s.jobs.sense = func(c int) {
+		robots := s.robots[c*robotChunk : min((c+1)*robotChunk, len(s.robots))]
 		panicked := false
-		for _, r := range s.robots[c*robotChunk : min((c+1)*robotChunk, len(s.robots))] {
-			if r.removed {
-				continue
-			}
-			for _, sen := range r.sens {
-				sen.Update()
-			}
-			r.controlStep()
-			panicked = panicked || r.panic != nil
+		for k := 0; k < len(robots); {
+			var failed bool
+			k, failed = senseControl(robots, k)
+			panicked = panicked || failed
 		}
 		s.panicked[c] = panicked
 	}
@@ -301,13 +297,33 @@ func (s *Simulator) senseControl() error {
 	return nil
 }
 
-func (r *robot) controlStep() {
+// senseControl updates the sensors of robots[k:] and runs their
+// controllers, under one deferred recover rather than one per robot: a
+// controller's panic is kept in its robot, and the caller goes on after
+// it (next). A sensor's panic is not a controller's: it goes up.
+func senseControl(robots []*robot, k int) (next int, panicked bool) {
+	i, inCtrl := k, false
 	defer func() {
-		if p := recover(); p != nil {
-			r.panic = caught(p) // panics.go
+		if inCtrl {
+			if p := recover(); p != nil {
+				robots[i].panic = caught(p) // panics.go
+				next, panicked = i+1, true
+			}
 		}
 	}()
-	r.ctrl.ControlStep()
+	for ; i < len(robots); i++ {
+		r := robots[i]
+		if r.removed {
+			continue
+		}
+		for _, sen := range r.sens {
+			sen.Update()
+		}
+		inCtrl = true
+		r.ctrl.ControlStep()
+		inCtrl = false
+	}
+	return i, false
 }
 
 // stopRobots sets every wheel to zero, so that nothing moves after a
