@@ -466,9 +466,20 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 			}
 			again = diff != 0 || reads[tIn] && next != ts
 		}
+		same := from[1] == from[0] && from[2] == from[0] && from[3] == from[0]
 		for j := 0; j < ns; j++ {
 			s := state(j)
 			s0 := ch.s0[j*lanes : j*lanes+len(s)]
+			if same {
+				// every stage had the first one's slopes: the same sum,
+				// with one load of them
+				k := ch.k[(from[0]*ns+j)*lanes : (from[0]*ns+j)*lanes+len(s)]
+				for l := range s {
+					kl := k[l]
+					s[l] = s0[l] + h/6*(kl+2*kl+2*kl+kl)
+				}
+				continue
+			}
 			k1 := ch.k[(from[0]*ns+j)*lanes : (from[0]*ns+j)*lanes+len(s)]
 			k2 := ch.k[(from[1]*ns+j)*lanes : (from[1]*ns+j)*lanes+len(s)]
 			k3 := ch.k[(from[2]*ns+j)*lanes : (from[2]*ns+j)*lanes+len(s)]
@@ -494,33 +505,40 @@ func (e *Engine) Commit(run physics.Runner) {
 		d := bt.d
 		ns := len(d.States)
 		pose := d.pose[0] >= 0 || d.pose[1] >= 0 || d.pose[2] >= 0
-		for k, i := range bt.body {
-			c, l := bt.chunks[k/lanes], k%lanes
-			vals := bt.vals[k*ns : (k+1)*ns]
-			for j := range vals {
-				vals[j] = c.regs[j*lanes+l]
+		for ck, c := range bt.chunks {
+			base := ck * lanes
+			n := min(lanes, bt.n-base)
+			vals := bt.vals[base*ns : (base+n)*ns]
+			// register by register, as the registers are laid out
+			for j := 0; j < ns; j++ {
+				for l, v := range c.regs[j*lanes : j*lanes+n] {
+					vals[l*ns+j] = v
+				}
 			}
 			if !pose {
 				continue
 			}
-			b := &e.sp.Bodies[i]
-			if j := d.pose[0]; j >= 0 {
-				b.Pos.X = vals[j]
-			}
-			if j := d.pose[1]; j >= 0 {
-				b.Pos.Y = vals[j]
-			}
-			if j := d.pose[2]; j >= 0 {
-				if yaw := vals[j]; yaw != c.prevYaw[l] {
-					// an agent that does not turn costs no sine
-					c.prevYaw[l] = yaw
-					bt.setYaw(b, c, l, yaw)
+			for l, i := range bt.body[base : base+n] {
+				st := vals[l*ns : l*ns+ns]
+				b := &e.sp.Bodies[i]
+				if j := d.pose[0]; j >= 0 {
+					b.Pos.X = st[j]
 				}
+				if j := d.pose[1]; j >= 0 {
+					b.Pos.Y = st[j]
+				}
+				if j := d.pose[2]; j >= 0 {
+					if yaw := st[j]; yaw != c.prevYaw[l] {
+						// an agent that does not turn costs no sine
+						c.prevYaw[l] = yaw
+						bt.setYaw(b, c, l, yaw)
+					}
+				}
+				if e.tick > 0 {
+					b.Vel = b.Pos.Sub(c.prevXY[l]).Scale(perTick)
+				}
+				c.prevXY[l] = b.Pos
 			}
-			if e.tick > 0 {
-				b.Vel = b.Pos.Sub(c.prevXY[l]).Scale(perTick)
-			}
-			c.prevXY[l] = b.Pos
 		}
 	}
 }

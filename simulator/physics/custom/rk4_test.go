@@ -14,15 +14,18 @@ import (
 // it, and a stage whose inputs are the last stage's.
 func TestRK4MatchesTheTrees(t *testing.T) {
 	for _, tc := range []struct {
-		name, xdot, thdot     string
-		readsT, readsX, still bool
+		name, xdot, thdot               string
+		readsT, readsX, still, straight bool
 	}{
-		{"with t", "v*cos(theta) + 0.1*sin(t)", "w - 0.2*x", true, true, false},
-		{"without t", "v*cos(theta)", "w - 0.2*x", false, true, false},
+		{"with t", "v*cos(theta) + 0.1*sin(t)", "w - 0.2*x", true, true, false, false},
+		{"without t", "v*cos(theta)", "w - 0.2*x", false, true, false, false},
 		// theta' a control: the third stage repeats the second
-		{"unicycle", "v*cos(theta)", "w", false, false, false},
+		{"unicycle", "v*cos(theta)", "w", false, false, false, false},
 		// every agent still: the first stage's slopes serve all four
-		{"still", "v*cos(theta)", "w", false, false, true},
+		{"still", "v*cos(theta)", "w", false, false, true, false},
+		// every agent driving straight: the same, with slopes that are
+		// not 0
+		{"straight", "v*cos(theta)", "w", false, false, false, true},
 	} {
 		dyn := `<dynamics name="d" states="x, y, theta, c" controls="v, w">
 	<equation>x' = ` + tc.xdot + `</equation>
@@ -46,6 +49,9 @@ func TestRK4MatchesTheTrees(t *testing.T) {
 			ref[k] = agent{s: []float64{p[0], p[1], p[2], 0}, u: []float64{0.3 + 0.1*float64(k), 0.5 - 0.3*float64(k)}}
 			if tc.still {
 				ref[k].u = []float64{0, 0}
+			}
+			if tc.straight {
+				ref[k].u[1] = 0
 			}
 			e.SetControls(k, ref[k].u)
 		}
