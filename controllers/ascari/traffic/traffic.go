@@ -51,11 +51,23 @@ type Status struct {
 	Grants [MaxGrants]Grant
 }
 
-// peer is what an agent knows of another.
+// peer is what an agent knows of another: its last Status but the
+// grants, which are read as they come (36 bytes: the loops over every
+// peer read little memory).
 type peer struct {
+	st      peerStatus
 	heard   bool
-	st      Status
 	granted bool // st grants this agent's current claim
+}
+
+// peerStatus is a Status without its grants.
+type peerStatus struct {
+	Agent             uint16
+	Node, Next, Claim int16
+	Since             uint32
+	Plan              [2]int16
+	Tick              uint32
+	X, Y              float32
 }
 
 // Controller is ascari_traffic_controller. Make one with New.
@@ -270,7 +282,8 @@ func (c *Controller) hear() bool {
 		if p.heard && s.Tick < p.st.Tick {
 			continue // older than what it knows (a delayed message)
 		}
-		p.heard, p.st = true, *s
+		p.heard = true
+		p.st = peerStatus{Agent: s.Agent, Node: s.Node, Next: s.Next, Claim: s.Claim, Since: s.Since, Plan: s.Plan, Tick: s.Tick, X: s.X, Y: s.Y}
 		p.granted = false
 		for _, g := range s.Grants[:min(int(s.N), MaxGrants)] {
 			if g.Agent == c.me && g.Node == c.claim && g.Since == c.since {
