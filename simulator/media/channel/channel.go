@@ -37,11 +37,7 @@ type Channel struct {
 	plain     bool
 	losses    []loss
 	plainHold int32
-	// lazy: the stages are ranges, delays and losses only, which need
-	// the agents' states for forwarding alone: a tick with nothing to
-	// forward does not gather them
-	lazy bool
-	tick int64
+	tick      int64
 
 	members []*Member
 	byID    map[string]int32
@@ -223,14 +219,6 @@ func New(n *config.Node, w *entity.World) (*Channel, error) {
 		}
 	}
 	c.plainForwards()
-	c.lazy = true
-	for _, m := range c.stages {
-		switch m.(type) {
-		case *rangeModel, *delay, *loss:
-		default:
-			c.lazy = false
-		}
-	}
 	c.state.World = w
 	c.state.Seed = w.Seed
 	c.makeJobs()
@@ -372,7 +360,6 @@ func (c *Channel) makeJobs() {
 			b := &bodies[a.Body]
 			a.Live = !b.Removed
 			a.Pos = ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z + b.Height/2}
-			c.pos[k] = b.Pos // the neighbour search's copy
 			a.Yaw = b.Yaw
 			f := c.flags[k] &^ agentLive
 			if a.Live {
@@ -402,17 +389,13 @@ func (c *Channel) Update(run physics.Runner) {
 	n := len(c.members)
 	c.state.Tick = c.tick
 	c.flags = resize(c.flags, n)
-	c.pos = resize(c.pos, n)
-	if !c.lazy {
-		c.gather(run) // step 1
+	run.Run((n+gatherChunk-1)/gatherChunk, c.jobs.gather)
+	for _, s := range c.stages {
+		s.Update(&c.state) // step 1
 	}
 	c.collect()
 	c.receive() // step 2
 	if len(c.passed) > 0 {
-		if c.lazy {
-			// step 1, which these stages need for step 3 only
-			c.gather(run)
-		}
 		// the neighbour search serves forwarding only: a tick with
 		// nothing to forward leaves it to the next that has something
 		c.index()
@@ -423,15 +406,6 @@ func (c *Channel) Update(run physics.Runner) {
 	}
 	run.Run(chunks, c.jobs.forward) // step 3
 	c.deliver(chunks)
-}
-
-// gather reads the agents' states from the space and runs every stage's
-// Update.
-func (c *Channel) gather(run physics.Runner) {
-	run.Run((len(c.members)+gatherChunk-1)/gatherChunk, c.jobs.gather)
-	for _, s := range c.stages {
-		s.Update(&c.state)
-	}
 }
 
 // collect gathers the messages entering the channel: those held by a
@@ -458,12 +432,9 @@ func (c *Channel) collect() {
 	c.heldB[c.tick&1] = cur
 	p := c.tick & 1
 	box, small := c.box[p], c.small[p]
-	bodies := c.world.Space.Bodies
 	for i := range c.members {
 		b := &box[i]
-		// a removed robot's messages are lost (read from the space: the
-		// agents may not be gathered yet)
-		if b.tick != c.tick || bodies[c.state.Agents[i].Body].Removed {
+		if b.tick != c.tick || c.flags[i]&agentLive == 0 {
 			continue
 		}
 		if b.n >= 0 {
@@ -560,6 +531,10 @@ func (c *Channel) index() {
 		return
 	}
 	n := len(c.members)
+	c.pos = resize(c.pos, n)
+	for i := range c.state.Agents {
+		c.pos[i] = c.state.Agents[i].Pos.XY()
+	}
 	rebuild := c.listN != n
 	if !rebuild {
 		lim := c.skin * c.skin / 4
@@ -780,13 +755,6 @@ func (c *Channel) deliver(chunks int) {
 	c.inboxMax = most
 	c.at = resize(c.at, n+1)
 	copy(c.at, c.count)
-	// each receiver keeps where its inbox is, so that reading it asks
-	// nothing of the channel
-	for i, mb := range c.members {
-		if r := mb.recv; r != nil {
-			r.inAt, r.inN = c.at[i], c.at[i+1]-c.at[i]
-		}
-	}
 	// then place them, in the same order: a stable counting sort
 	c.refs = resize(c.refs, delivered)
 	if c.now != nil {
@@ -856,11 +824,6 @@ func (c *Channel) Reset() {
 	}
 	c.refs = c.refs[:0]
 	clear(c.at)
-	for _, mb := range c.members {
-		if r := mb.recv; r != nil {
-			r.inAt, r.inN = 0, 0
-		}
-	}
 	c.quiet = false
 	c.listN = 0
 	for p := range c.box {
@@ -898,8 +861,6 @@ type Receiver struct {
 	index  int
 	topics []string
 	copy   *inboxCopy // made by the first Inbox
-	// the inbox of the last Update: the channel's refs[inAt:inAt+inN]
-	inAt, inN int32
 }
 
 type inboxCopy struct {
@@ -1005,7 +966,7 @@ func (r *Receiver) Inbox() []ci.Message {
 }
 
 // InboxLen implements ci.InboxReader.
-func (r *Receiver) InboxLen() int { return int(r.inN) }
+func (r *Receiver) InboxLen() int { return len(r.ch.refsOf(r.index)) }
 
 // InboxMax implements ci.InboxSizer: the largest inbox the channel has
 // delivered to any of its robots.
@@ -1014,7 +975,7 @@ func (r *Receiver) InboxMax() int { return r.ch.inboxMax }
 // InboxMessage implements ci.InboxReader.
 func (r *Receiver) InboxMessage(i int) (*ci.Message, bool) {
 	c := r.ch
-	return c.message(c.refs[int(r.inAt)+i])
+	return c.message(c.refs[int(c.at[r.index])+i])
 }
 
 // Update implements the simulator's Sensor: the channel has delivered
