@@ -107,6 +107,7 @@ type object struct {
 
 	inCP   bool
 	wantCP bool
+	cpIdx  int     // where cpb is in the cp space's list of bodies (cpbody.go)
 	joints int     // grips holding or held by the body: it stays in cp
 	spin   float64 // extra reach of a box's corners when it turns
 	reach  float64 // how far it may travel in this step (Step)
@@ -275,6 +276,8 @@ func (e *Engine) Add(i int) error {
 	}
 	o.cpBody = *newCPBody(mass, moment)
 	o.cpb = &o.cpBody
+	o.cpb.UserData = o
+	o.cpIdx = -1
 	switch b.Shape {
 	case space.Disc:
 		o.shape = cp.NewCircle(o.cpb, b.Radius, cp.Vector{})
@@ -399,7 +402,7 @@ func (e *Engine) enterCP(o *object) {
 	o.cpb.SetAngle(o.a)
 	o.cpb.SetVelocityVector(o.v)
 	o.cpb.SetAngularVelocity(o.w)
-	e.cps.AddBody(o.cpb)
+	e.addCPBody(o)
 	e.cps.AddShape(o.shape)
 	o.inCP = true
 }
@@ -408,7 +411,7 @@ func (e *Engine) leaveCP(o *object) {
 	o.p, o.a = o.cpb.Position(), o.cpb.Angle()
 	o.v, o.w = o.cpb.Velocity(), o.cpb.AngularVelocity()
 	e.cps.RemoveShape(o.shape)
-	e.cps.RemoveBody(o.cpb)
+	e.removeCPBody(o)
 	o.inCP = false
 }
 
