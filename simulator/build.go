@@ -618,7 +618,16 @@ func (s *Simulator) addEntity(spec *entity.Spec) error {
 	r.pcg.Seed(s.seed, streamSeed(spec.ID))
 	r.rnd = *mrand.New(&r.pcg)
 	r.Rand = &r.rnd
-	r.ctrlID = spec.ControllerID
+	if r.entry = s.slab.lastCtrl; r.entry == nil || r.entry.ID != spec.ControllerID {
+		r.entry = s.exp.FindController(spec.ControllerID)
+		s.slab.lastCtrl = r.entry
+	}
+	if r.entry == nil {
+		if s.unknownCtrl == nil {
+			s.unknownCtrl = map[*robot]string{}
+		}
+		s.unknownCtrl[r] = spec.ControllerID
+	}
 	if s.metrics.on {
 		r.metrics = &robotMetrics{st: &s.metrics, id: spec.ID}
 	}
@@ -827,10 +836,10 @@ func (s *Simulator) buildDevices(r *robot, plans map[planKey]*devicePlan) (err e
 			r.sens, r.acts = nil, nil
 		}
 	}()
-	c := s.exp.FindController(r.ctrlID)
+	c := r.entry
 	if c == nil {
 		return r.Node.Errorf("simulator: %s %q uses controller %q, which <controllers> does not define; use one of the ids there",
-			r.Model.Type, r.ID, r.ctrlID)
+			r.Model.Type, r.ID, s.ctrlID(r))
 	}
 	key := planKey{c, r.Model}
 	plan, seen := plans[key]
@@ -964,7 +973,7 @@ func (s *Simulator) initController(r *robot, params ci.Params) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			cp := caught(p)
-			s.log.Debugf("controller %q of %s %q panicked in Init:\n%s", r.ctrlID, r.Model.Type, r.ID, cp.stack)
+			s.log.Debugf("controller %q of %s %q panicked in Init:\n%s", s.ctrlID(r), r.Model.Type, r.ID, cp.stack)
 			err = fmt.Errorf("Init panicked: %v", cp)
 		}
 	}()

@@ -69,7 +69,7 @@ type Device struct {
 // the experiment file.
 func (s *Simulator) RobotDevices(i int) []Device {
 	r := s.robots[i]
-	c := s.exp.FindController(r.ctrlID)
+	c := r.entry
 	if c == nil {
 		return nil
 	}
@@ -95,5 +95,5 @@ func (s *Simulator) RobotController(i int) (id, label string, active bool) {
 	if r.entry != nil {
 		label = r.entry.Label
 	}
-	return r.ctrlID, label, !r.removed
+	return s.ctrlID(r), label, !r.removed
 }

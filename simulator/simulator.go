@@ -33,16 +33,20 @@ type Simulator struct {
 	world   *entity.World
 	media   []Medium
 	byID    map[string]int // entity id -> body handle
-	loop    LoopFunctions
-	user    UserFunctions // userfuncs.go
-	vis     []Visualization
-	pool    *pool
-	closed  bool
-	failed  error
-	jobs    jobs
-	// panicked is, per chunk of robots, whether a controller of the chunk
-	// panicked in the last sense and control phase.
-	panicked []bool
+	// unknownCtrl holds, for the robots whose controller id <controllers>
+	// does not define (an error at build), that id
+	unknownCtrl map[*robot]string
+	loop        LoopFunctions
+	user        UserFunctions // userfuncs.go
+	vis         []Visualization
+	pool        *pool
+	closed      bool
+	failed      error
+	jobs        jobs
+	// panicked is, per chunk of robots, the first robot of the chunk whose
+	// controller panicked in the last sense and control phase, and how
+	// (kept here rather than in every robot record: panics are rare).
+	panicked []robotPanic
 	migrate  []int
 	leaving  int          // the engine whose bodies migrateBodies checks
 	left     []bool       // per body of that engine: it left the engine
@@ -62,6 +66,9 @@ type Simulator struct {
 		prefaulted []robot
 		sens       slabOf[devices.Sensor]
 		acts       slabOf[devices.Actuator]
+		// lastCtrl is the <controllers> entry of the last robot made,
+		// which the next one most often shares
+		lastCtrl *config.Controller
 	}
 }
 
@@ -71,18 +78,18 @@ type Simulator struct {
 type robot struct {
 	// read every tick
 	removed bool
-	panic   any
 	ctrl    ci.Controller
 	sens    []devices.Sensor
 	acts    []devices.Actuator
 	entity.Robot
 
 	// read when asked
-	// entry is the robot's <controllers> entry (nil until its devices are
-	// built): its Sensors and Actuators are the tags of sens and acts, in
-	// that order, for the controller's Sensor and Actuator.
+	// entry is the robot's <controllers> entry (nil when <controllers> has
+	// none of the robot's controller id, which is then in
+	// Simulator.unknownCtrl): its Sensors and Actuators are the tags of
+	// sens and acts, in that order, for the controller's Sensor and
+	// Actuator.
 	entry   *config.Controller
-	ctrlID  string
 	metrics *robotMetrics // metrics.go; nil unless Options.Metrics
 	// the robot's first random stream (Robot.Rand), made with the robot
 	pcg rand.PCG
@@ -233,13 +240,15 @@ func (s *Simulator) makeJobs() {
 	})
 	s.jobs.sense = func(c int) {
 		robots := s.robots[c*robotChunk : min((c+1)*robotChunk, len(s.robots))]
-		panicked := false
+		first := robotPanic{}
 		for k := 0; k < len(robots); {
-			var failed bool
-			k, failed = senseControl(robots, k)
-			panicked = panicked || failed
+			var p robotPanic
+			k, p = senseControl(robots, k)
+			if first.r == nil {
+				first = p
+			}
 		}
-		s.panicked[c] = panicked
+		s.panicked[c] = first
 	}
 	s.jobs.step = func(i int) { s.engines[i].Step(s.tickLen, s.pool) }
 	s.jobs.commit = func(i int) { s.engines[i].Commit(s.pool) }
@@ -281,33 +290,43 @@ func (s *Simulator) senseControl() error {
 	s.pool.Run(chunks, s.jobs.sense)
 	// the first robot whose controller panicked, found without reading
 	// every robot (a million of them cost a millisecond a tick)
-	first := slices.Index(s.panicked, true)
+	first := slices.IndexFunc(s.panicked, func(p robotPanic) bool { return p.r != nil })
 	if first < 0 {
 		return nil
 	}
-	for _, r := range s.robots[first*robotChunk:] {
-		if r.panic != nil {
-			if cp, ok := r.panic.(*controllerPanic); ok { // panics.go
-				s.log.Debugf("controller %q of %s %q panicked at tick %d:\n%s", r.ctrlID, r.Model.Type, r.ID, s.tick, cp.stack)
-			}
-			return fmt.Errorf("simulator: controller %q of %s %q panicked at tick %d: %v; all robots were stopped",
-				r.ctrlID, r.Model.Type, r.ID, s.tick, r.panic)
-		}
+	r, p := s.panicked[first].r, s.panicked[first].p
+	if cp, ok := p.(*controllerPanic); ok { // panics.go
+		s.log.Debugf("controller %q of %s %q panicked at tick %d:\n%s", s.ctrlID(r), r.Model.Type, r.ID, s.tick, cp.stack)
 	}
-	return nil
+	return fmt.Errorf("simulator: controller %q of %s %q panicked at tick %d: %v; all robots were stopped",
+		s.ctrlID(r), r.Model.Type, r.ID, s.tick, p)
+}
+
+// robotPanic is a robot whose controller panicked, and how; r is nil
+// for none.
+type robotPanic struct {
+	r *robot
+	p any
+}
+
+// ctrlID returns the id of the robot's controller in <controllers>.
+func (s *Simulator) ctrlID(r *robot) string {
+	if r.entry != nil {
+		return r.entry.ID
+	}
+	return s.unknownCtrl[r]
 }
 
 // senseControl updates the sensors of robots[k:] and runs their
 // controllers, under one deferred recover rather than one per robot: a
 // controller's panic is kept in its robot, and the caller goes on after
 // it (next). A sensor's panic is not a controller's: it goes up.
-func senseControl(robots []*robot, k int) (next int, panicked bool) {
+func senseControl(robots []*robot, k int) (next int, panicked robotPanic) {
 	i, inCtrl := k, false
 	defer func() {
 		if inCtrl {
 			if p := recover(); p != nil {
-				robots[i].panic = caught(p) // panics.go
-				next, panicked = i+1, true
+				next, panicked = i+1, robotPanic{robots[i], caught(p)} // panics.go
 			}
 		}
 	}()
@@ -323,7 +342,7 @@ func senseControl(robots []*robot, k int) (next int, panicked bool) {
 		r.ctrl.ControlStep()
 		inCtrl = false
 	}
-	return i, false
+	return i, robotPanic{}
 }
 
 // stopRobots sets every wheel to zero, so that nothing moves after a
@@ -443,7 +462,6 @@ func (s *Simulator) Reset() error {
 		// *rand.Rand Init saw draws the replayed stream too
 		r.pcg.Seed(s.seed, streamSeed(r.ID))
 		r.Rand = &r.rnd
-		r.panic = nil
 		r.SetWheels(0, 0)
 		r.resetDevices() // coordinate.go
 		r.ctrl.Reset()
