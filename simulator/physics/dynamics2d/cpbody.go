@@ -32,6 +32,7 @@ var (
 	offsetW       = cpField[cp.Body]("w", reflect.TypeFor[float64]())
 	offsetSpace   = cpField[cp.Body]("space", reflect.TypeFor[*cp.Space]())
 	offsetDynamic = cpField[cp.Space]("dynamicBodies", reflect.TypeFor[[]*cp.Body]())
+	offsetArbiter = cpField[cp.Body]("arbiterList", reflect.TypeFor[*cp.Arbiter]())
 )
 
 func cpField[T any](name string, t reflect.Type) uintptr {
@@ -85,4 +86,12 @@ func (e *Engine) removeCPBody(o *object) {
 	*list = (*list)[:last]
 	*bodySpace(o.cpb) = nil
 	o.cpIdx = -1
+}
+
+// touching reports whether the body has a contact in the current cp step:
+// cp threads the step's arbiters (its pairs of touching shapes) onto both
+// bodies (cp.Body.arbiterList, which EachArbiter walks) before it solves
+// anything, and unthreads them at the start of the next step.
+func touching(b *cp.Body) bool {
+	return *(**cp.Arbiter)(unsafe.Add(unsafe.Pointer(b), offsetArbiter)) != nil
 }

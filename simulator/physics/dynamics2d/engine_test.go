@@ -81,6 +81,9 @@ func TestFreeMatchesCP(t *testing.T) {
 				if free.eng.InCP() != 0 || forced.eng.InCP() != 1 {
 					t.Fatalf("tick %d: %d and %d bodies in cp, want 0 and 1", k+1, free.eng.InCP(), forced.eng.InCP())
 				}
+				if dynamics2d.Alone(forced.eng) != 1 {
+					t.Fatalf("tick %d: cp solved %d drives alone, want the one body's (it touches nothing)", k+1, dynamics2d.Alone(forced.eng))
+				}
 				a, b := free.state(i), forced.state(j)
 				path += a.Pos.Sub(from).Length()
 				if math.Abs(a.AngVel-omega) > 1e-3 || math.Abs(a.Vel.Length()-math.Abs(v)) > 1e-3 {
@@ -411,8 +414,8 @@ func TestRemoveInCP(t *testing.T) {
 	w.drive(a, 0.1, 0)
 	w.drive(b, 0.1, 0)
 	w.ticks(30)
-	if w.eng.InCP() != 2 {
-		t.Fatalf("InCP = %d, want 2 robots pushing each other", w.eng.InCP())
+	if w.eng.InCP() != 2 || dynamics2d.Alone(w.eng) != 0 {
+		t.Fatalf("InCP = %d, Alone = %d, want 2 robots pushing each other, none alone", w.eng.InCP(), dynamics2d.Alone(w.eng))
 	}
 	w.eng.Remove(b)
 	w.sp.Remove(b)
