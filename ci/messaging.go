@@ -57,16 +57,18 @@ type InboxReader interface {
 	InboxMessage(i int) (m *Message, unicast bool)
 }
 
-// InboxSizer is implemented by messaging sensors that know how many
-// messages a robot's inbox may hold at a tick: InboxMax returns the
-// largest inbox the runtime has delivered to any robot so far (it never
-// decreases). [Topic] keeps room for twice that many values, made as
+// InboxSizer is implemented by messaging sensors (InboxReaders) that know
+// how many messages a robot's inbox may hold at a tick: InboxSize returns
+// the length of this robot's inbox (InboxLen, in the same call: a swarm's
+// robots ask at every tick) and the largest inbox the runtime has
+// delivered to any robot so far (it never decreases). [Topic] keeps room
+// for twice that many values, made as
 // soon as the largest inbox outgrows its room, so that robots meeting
 // more neighbours than ever before find the room made already: a swarm
 // allocates while its largest inbox grows, in its first ticks, and not
 // in steady state.
 type InboxSizer interface {
-	InboxMax() int
+	InboxSize() (n, most int)
 }
 
 // TopicLister is implemented by messaging devices whose element lists
@@ -223,11 +225,15 @@ func (t *Topic[T]) Received() []Received[T] {
 	t.got = t.got[:0]
 	t.bad = 0
 	if t.rd != nil {
-		n := t.rd.InboxLen()
-		room := n
+		var n, room int
 		if t.sz != nil {
-			// the largest inbox of any robot: see InboxSizer
-			room = max(room, t.sz.InboxMax())
+			// and the largest inbox of any robot: see InboxSizer
+			var most int
+			n, most = t.sz.InboxSize()
+			room = max(n, most)
+		} else {
+			n = t.rd.InboxLen()
+			room = n
 		}
 		if room > len(t.first) && room > t.moreCap {
 			// room for twice this inbox at once: a robot whose

@@ -176,7 +176,7 @@ type sizedInbox struct {
 	most int
 }
 
-func (s sizedInbox) InboxMax() int { return s.most }
+func (s sizedInbox) InboxSize() (int, int) { return len(*s.inboxAt), s.most }
 
 // A Topic makes room for the largest inbox of the swarm before its own
 // robot hears that many: after a first Received, growing the robot's

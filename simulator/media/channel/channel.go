@@ -76,8 +76,10 @@ type Channel struct {
 	gidx    []int32
 	// forwarding, by chunk of passed messages
 	chunks [][]fwd
-	// deliveries for later ticks, by due tick
-	later map[int64]*slot
+	// deliveries for later ticks: the slot due at tick d is
+	// later[d&(len(later)-1)], a ring longer than any hold pending (it
+	// grows with the holds), so that a tick finds its slot without a map
+	later []*slot
 	// the slot schedule used last and its due tick (nil after deliver
 	// and Reset, which take slots out of later)
 	lastSlot *slot
@@ -192,7 +194,7 @@ func New(n *config.Node, w *entity.World) (*Channel, error) {
 	if _, err := n.String("id"); err != nil {
 		return nil, err
 	}
-	c := &Channel{world: w, byID: map[string]int32{}, later: map[int64]*slot{}}
+	c := &Channel{world: w, byID: map[string]int32{}, later: make([]*slot, 8)}
 	for _, s := range n.Children {
 		var m Model
 		var err error
@@ -706,8 +708,8 @@ func (c *Channel) deliver(chunks int) {
 		// the inboxes of the last tick are gone: recycle their slot
 		c.free = append(c.free, c.now)
 	}
-	c.now = c.later[c.tick]
-	delete(c.later, c.tick)
+	k := c.tick & int64(len(c.later)-1)
+	c.now, c.later[k] = c.later[k], nil
 	c.lastSlot = nil
 	n := len(c.members)
 	if c.now == nil && chunks == 0 && c.quiet && len(c.at) == n+1 {
@@ -782,9 +784,12 @@ func (c *Channel) schedule(f fwd) {
 	// the slot of the last delivery held, when due the same tick (all
 	// of a tick's are on a channel of plain delays): one map look-up
 	// per tick and hold rather than per delivery
+	if int64(f.hold) >= int64(len(c.later)) {
+		c.growLater(int64(f.hold))
+	}
 	s := c.lastSlot
 	if s == nil || c.lastDue != due {
-		s = c.later[due]
+		s = c.later[due&int64(len(c.later)-1)]
 	}
 	if s == nil {
 		// slots are freed at the Update after their tick's, when their
@@ -796,7 +801,7 @@ func (c *Channel) schedule(f fwd) {
 			s = &slot{}
 		}
 		s.last = -1
-		c.later[due] = s
+		c.later[due&int64(len(c.later)-1)] = s
 	}
 	c.lastDue, c.lastSlot = due, s
 	k := f.msg &^ unicastRef
@@ -809,14 +814,31 @@ func (c *Channel) schedule(f fwd) {
 	s.items = append(s.items, pending{to: f.to, msg: int32(len(s.msgs) - 1)})
 }
 
+// growLater makes the ring of later slots longer than hold ticks. The
+// slots pending are due within the old length from now: each keeps its
+// due tick's place.
+func (c *Channel) growLater(hold int64) {
+	n := len(c.later)
+	for int64(n) <= hold {
+		n *= 2
+	}
+	ring := make([]*slot, n)
+	for d := c.tick + 1; d < c.tick+int64(len(c.later)); d++ {
+		ring[d&int64(n-1)] = c.later[d&int64(len(c.later)-1)]
+	}
+	c.later = ring
+}
+
 // Reset forgets what is in transit and the counts.
 func (c *Channel) Reset() {
 	c.tick = 0
 	c.held = c.held[:0]
 	c.lastSlot = nil
 	for t, s := range c.later {
-		delete(c.later, t)
-		c.free = append(c.free, s)
+		if s != nil {
+			c.later[t] = nil
+			c.free = append(c.free, s)
+		}
 	}
 	if c.now != nil {
 		c.free = append(c.free, c.now)
@@ -966,11 +988,23 @@ func (r *Receiver) Inbox() []ci.Message {
 }
 
 // InboxLen implements ci.InboxReader.
-func (r *Receiver) InboxLen() int { return len(r.ch.refsOf(r.index)) }
+func (r *Receiver) InboxLen() int {
+	at := r.ch.at
+	if i := r.index; i+1 < len(at) {
+		return int(at[i+1] - at[i])
+	}
+	return 0
+}
 
-// InboxMax implements ci.InboxSizer: the largest inbox the channel has
-// delivered to any of its robots.
-func (r *Receiver) InboxMax() int { return r.ch.inboxMax }
+// InboxSize implements ci.InboxSizer: the robot's inbox length, and the
+// largest inbox the channel has delivered to any of its robots.
+func (r *Receiver) InboxSize() (n, most int) {
+	c := r.ch
+	if i := r.index; i+1 < len(c.at) {
+		n = int(c.at[i+1] - c.at[i])
+	}
+	return n, c.inboxMax
+}
 
 // InboxMessage implements ci.InboxReader.
 func (r *Receiver) InboxMessage(i int) (*ci.Message, bool) {

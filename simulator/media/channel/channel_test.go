@@ -232,12 +232,14 @@ func TestLineOfSight(t *testing.T) {
 
 // A delay of d ticks: sent at step k, received at step k+1+d.
 func TestDelay(t *testing.T) {
-	for _, d := range []int{1, 3} {
+	// 9 and 40: longer than the ring of later slots starts
+	for _, d := range []int{1, 3, 9, 40} {
 		sim := experiment(t, fmt.Sprintf(`<delay ticks="%d"/>`, d), "", map[string][2]float64{"ep0": {0, 0}, "ep1": {1, 0}}, "", 0)
-		run(t, sim, 10)
+		steps := max(10, d+12)
+		run(t, sim, steps)
 		log := logOf(sim, "ep1")
-		if len(log) != 10-1-d {
-			t.Errorf("delay %d: %d messages in 10 steps, want %d", d, len(log), 10-1-d)
+		if len(log) != steps-1-d {
+			t.Errorf("delay %d: %d messages in %d steps, want %d", d, len(log), steps, steps-1-d)
 		}
 		for _, h := range log {
 			if h.tick != h.sent+1+d {

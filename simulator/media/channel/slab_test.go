@@ -21,3 +21,38 @@ func TestSlabPointersStay(t *testing.T) {
 		}
 	}
 }
+
+// The ring of later slots grows with the holds, each pending slot
+// keeping its due tick's place.
+func TestLaterRingGrows(t *testing.T) {
+	c := &Channel{later: make([]*slot, 8), tick: 13}
+	pending := map[int64]*slot{}
+	for _, d := range []int64{14, 15, 17, 20} {
+		s := &slot{}
+		c.later[d&7], pending[d] = s, s
+	}
+	c.growLater(40)
+	if len(c.later) != 64 {
+		t.Fatalf("ring of %d slots for a hold of 40, want 64", len(c.later))
+	}
+	for k, s := range c.later {
+		var due int64 = -1
+		for d, p := range pending {
+			if p == s {
+				due = d
+			}
+		}
+		if s != nil && due&63 != int64(k) {
+			t.Errorf("slot due at %d in place %d", due, k)
+		}
+	}
+	n := 0
+	for _, s := range c.later {
+		if s != nil {
+			n++
+		}
+	}
+	if n != len(pending) {
+		t.Errorf("%d slots after growing, want %d", n, len(pending))
+	}
+}
