@@ -65,7 +65,7 @@ func dynamicBodies(s *cp.Space) *[]*cp.Body {
 // in the space's list of dynamic bodies.
 func (e *Engine) addCPBody(o *object) {
 	e.cps.AddBody(o.cpb)
-	o.cpIdx = len(*dynamicBodies(e.cps)) - 1
+	o.cpIdx = int32(len(*dynamicBodies(e.cps)) - 1)
 }
 
 // removeCPBody takes o's body out of the engine's cp space in O(1): what
@@ -73,14 +73,14 @@ func (e *Engine) addCPBody(o *object) {
 // except that the last body of the list takes the removed one's place.
 func (e *Engine) removeCPBody(o *object) {
 	list := dynamicBodies(e.cps)
-	k, last := o.cpIdx, len(*list)-1
+	k, last := int(o.cpIdx), len(*list)-1
 	if k > last || (*list)[k] != o.cpb {
 		panic(fmt.Sprintf("dynamics2d: body %d is not at %d in cp's list of %d bodies", o.body, k, last+1))
 	}
 	if k != last {
 		moved := (*list)[last]
 		(*list)[k] = moved
-		moved.UserData.(*object).cpIdx = k
+		moved.UserData.(*object).cpIdx = int32(k)
 	}
 	(*list)[last] = nil
 	*list = (*list)[:last]

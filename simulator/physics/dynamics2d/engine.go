@@ -89,15 +89,10 @@ type Engine struct {
 }
 
 type object struct {
-	body  int
-	cpb   *cp.Body
-	shape *cp.Shape
-	drive drive
-	// cpBody is the body cpb points to, kept here rather than alone on
-	// the heap: the drives' solver (drive.go) reads and writes each body
-	// right after its drive, ten times per sub-step, so both are adjacent
-	// in memory and in the engine's order.
-	cpBody cp.Body
+	// The fields every tick's passes over all the bodies read (reach,
+	// crowded, stepFree, commit) come first, then the drive and the cp
+	// body, so that a free body's step reads one run of memory.
+	body int
 
 	// pose and velocity; authoritative while the body is free
 	p cp.Vector
@@ -105,13 +100,22 @@ type object struct {
 	v cp.Vector
 	w float64
 
+	reach  float64 // how far it may travel in this step (Step)
+	spin   float64 // extra reach of a box's corners when it turns
+	joints int32   // grips holding or held by the body: it stays in cp
+	cpIdx  int32   // where cpb is in the cp space's list of bodies (cpbody.go)
 	inCP   bool
 	wantCP bool
-	cpIdx  int     // where cpb is in the cp space's list of bodies (cpbody.go)
-	joints int     // grips holding or held by the body: it stays in cp
-	spin   float64 // extra reach of a box's corners when it turns
-	reach  float64 // how far it may travel in this step (Step)
 
+	drive drive
+	// cpBody is the body cpb points to, kept here rather than alone on
+	// the heap: the drives' solver (drive.go) reads and writes each body
+	// right after its drive, ten times per sub-step, so both are adjacent
+	// in memory and in the engine's order.
+	cpBody cp.Body
+
+	cpb    *cp.Body
+	shape  *cp.Shape
 	startP cp.Vector
 	startA float64
 }
