@@ -52,6 +52,10 @@ type Engine struct {
 	// parameters of the sub-step the jobs run
 	dt, sub     float64
 	first, last bool
+	// accepting: the last sub-step's proposals are still to be accepted;
+	// Commit does it in its pass over the objects (one pass less per
+	// tick), and anything else that reads them does it first (settle)
+	accepting bool
 }
 
 // object is an owned body's state in the engine's plane: what every
@@ -181,6 +185,7 @@ func (e *Engine) Grow(n int) {
 
 // Add implements physics.Engine.
 func (e *Engine) Add(i int) error {
+	e.settle(physics.Serial{})
 	b := &e.sp.Bodies[i]
 	if !b.Movable {
 		return fmt.Errorf("kinematics2d: body %q is static; add it with AddStatic", b.ID)
@@ -212,6 +217,7 @@ func (e *Engine) Add(i int) error {
 // Remove implements physics.Engine. The last body takes the removed
 // one's place, so removal costs O(1) (migration removes bodies every tick).
 func (e *Engine) Remove(i int) {
+	e.settle(physics.Serial{})
 	if i >= len(e.slot) || e.slot[i] < 0 {
 		return
 	}
@@ -224,6 +230,7 @@ func (e *Engine) Remove(i int) {
 
 // Step implements physics.Engine.
 func (e *Engine) Step(dt float64, run physics.Runner) {
+	e.settle(run)
 	n := len(e.objs)
 	if n == 0 {
 		return
@@ -279,8 +286,22 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 			e.recheck, e.recheckBuf = next, next
 			round = (len(next) + e.chunk - 1) / e.chunk
 		}
-		// 3. accept what is left
-		run.Run(chunks, e.jobs.accept)
+		// 3. accept what is left: the last sub-step's in Commit, which
+		// goes over the objects anyway
+		if e.last {
+			e.accepting = true
+		} else {
+			run.Run(chunks, e.jobs.accept)
+		}
+	}
+}
+
+// settle accepts the proposals Step left to Commit, for the callers that
+// read or change the objects before Commit does.
+func (e *Engine) settle(run physics.Runner) {
+	if e.accepting {
+		e.accepting = false
+		run.Run((len(e.objs)+e.chunk-1)/e.chunk, e.jobs.accept)
 	}
 }
 
@@ -355,28 +376,36 @@ func (e *Engine) makeJobs() {
 	e.jobs.accept = func(c int) {
 		objs := e.span(c)
 		for k := range objs {
-			o := &objs[k]
-			o.p, o.a, o.cos, o.sin = o.cand, o.candA, o.cc, o.cs
-			// an accepted move's cosine and sine came from Sincos of
-			// its heading (or were exact before a straight move)
-			o.exact = o.exact || o.moving
-			if e.last {
-				o.vel = o.p.Sub(o.prevP).Scale(1 / e.dt)
-				// (propose set angVel, reading the body once a sub-step)
-			}
+			e.accept(&objs[k])
 		}
 	}
 	e.jobs.planePos = func(k int) ci.Vector2 { return e.objs[k].p }
 	e.jobs.commit = func(c int) {
 		objs := e.span(c)
+		accepting := e.accepting
 		for k := range objs {
 			o := &objs[k]
+			if accepting {
+				e.accept(o)
+			}
 			b := &e.sp.Bodies[o.body]
 			e.fromPlane(b, o.p)
 			// the cosine and sine of the step's heading are known already
 			b.Yaw, b.Cos, b.Sin = normalizeAngle(o.a), o.cos, o.sin
 			b.Vel, b.AngVel = o.vel, o.angVel
 		}
+	}
+}
+
+// accept makes o's proposal its pose.
+func (e *Engine) accept(o *object) {
+	o.p, o.a, o.cos, o.sin = o.cand, o.candA, o.cc, o.cs
+	// an accepted move's cosine and sine came from Sincos of its heading
+	// (or were exact before a straight move)
+	o.exact = o.exact || o.moving
+	if e.last {
+		o.vel = o.p.Sub(o.prevP).Scale(1 / e.dt)
+		// (propose set angVel, reading the body once a sub-step)
 	}
 }
 
@@ -506,10 +535,12 @@ func (e *Engine) Commit(run physics.Runner) {
 		e.makeJobs()
 	}
 	run.Run((len(e.objs)+e.chunk-1)/e.chunk, e.jobs.commit)
+	e.accepting = false
 }
 
 // Reset implements physics.Engine.
 func (e *Engine) Reset() {
+	e.settle(physics.Serial{})
 	for k := range e.objs {
 		o := &e.objs[k]
 		o.p, o.a, o.vel, o.angVel = e.start[k].p, e.start[k].a, ci.Vector2{}, 0
@@ -524,6 +555,7 @@ func (e *Engine) Reset() {
 
 // Close implements physics.Engine.
 func (e *Engine) Close() error {
+	e.accepting = false
 	e.objs, e.bodies, e.start = nil, nil, nil
 	return nil
 }

@@ -273,3 +273,71 @@ func TestStraightMovesUseSincosOfTheHeading(t *testing.T) {
 		}
 	}
 }
+
+// The last sub-step's proposals are accepted in Commit's pass: whatever
+// reads or changes the objects between Step and Commit (another Step,
+// Add, Remove, Reset) must see them accepted, as if Step had done it.
+func TestStepLeavesNothingPendingToOthers(t *testing.T) {
+	build := func() (*space.Space, physics.Engine, []int) {
+		sp := space.New(ci.Vector3{}, ci.Vector3{X: 10, Y: 10, Z: 4})
+		e := newEngine(t, sp, "")
+		var ids []int
+		for k, x := range []float64{-1, 0, 1} {
+			i := sp.Add(disc(x, 0, float64(k)))
+			if err := e.Add(i); err != nil {
+				t.Fatal(err)
+			}
+			sp.Bodies[i].TargetV, sp.Bodies[i].TargetW = 0.1, 0.3*float64(k)
+			ids = append(ids, i)
+		}
+		sp.Reindex()
+		return sp, e, ids
+	}
+	run := physics.Serial{}
+	// two steps, then one commit, against a commit after each
+	sp1, e1, ids := build()
+	e1.Step(0.1, run)
+	e1.Commit(run)
+	e1.Step(0.1, run)
+	e1.Commit(run)
+	sp2, e2, _ := build()
+	e2.Step(0.1, run)
+	e2.Step(0.1, run)
+	e2.Commit(run)
+	for _, i := range ids {
+		if a, b := sp1.Bodies[i], sp2.Bodies[i]; a.Pos != b.Pos || a.Yaw != b.Yaw || a.Vel != b.Vel {
+			t.Fatalf("body %d: Step, Step, Commit gives %v %v %v, Step, Commit twice %v %v %v", i, b.Pos, b.Yaw, b.Vel, a.Pos, a.Yaw, a.Vel)
+		}
+	}
+	// a reset between Step and Commit: Commit writes the start poses
+	sp3, e3, ids := build()
+	e3.Step(0.1, run)
+	e3.Reset()
+	e3.Commit(run)
+	for k, i := range ids {
+		if b := sp3.Bodies[i]; b.Pos != (ci.Vector2{X: float64(k - 1)}) || b.Yaw != float64(k) {
+			t.Fatalf("body %d after Step, Reset, Commit: at %v heading %v, want its start", i, b.Pos, b.Yaw)
+		}
+	}
+	// a body added between Step and Commit stays where it was put, and
+	// the others move as they would have
+	sp4, e4, ids := build()
+	e4.Step(0.1, run)
+	j := sp4.Add(disc(3, 3, 0))
+	if err := e4.Add(j); err != nil {
+		t.Fatal(err)
+	}
+	e4.Remove(ids[0])
+	e4.Commit(run)
+	if b := sp4.Bodies[j]; b.Pos != (ci.Vector2{X: 3, Y: 3}) {
+		t.Fatalf("body added between Step and Commit: at %v, want (3, 3)", b.Pos)
+	}
+	sp5, e5, _ := build()
+	e5.Step(0.1, run)
+	e5.Commit(run)
+	for _, i := range ids[1:] {
+		if a, b := sp5.Bodies[i], sp4.Bodies[i]; a.Pos != b.Pos || a.Yaw != b.Yaw {
+			t.Fatalf("body %d: at %v %v with an Add and a Remove before Commit, %v %v without", i, b.Pos, b.Yaw, a.Pos, a.Yaw)
+		}
+	}
+}
