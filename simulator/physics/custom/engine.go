@@ -3,6 +3,7 @@ package custom
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -409,6 +410,13 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 		for j := 0; j < ns; j++ {
 			copy(ch.s0[j*lanes:j*lanes+n], state(j))
 		}
+		ran0 := false // the first stage's slopes are in place
+		if !reads[tIn] {
+			if bt.fewTurn(ch, n, h) {
+				continue
+			}
+			ran0 = true
+		}
 		// the four stages: the slope at t, twice at t+h/2, at t+h. A
 		// stage whose inputs are the last stage's, bit for bit, has its
 		// slopes: agents standing still, a unicycle's middle stages
@@ -425,7 +433,9 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 				ts = t + h
 			}
 			from[stage] = stage
-			if again {
+			if stage == 0 && ran0 {
+				// fewTurn ran it
+			} else if again {
 				if reads[tIn] {
 					fill(tReg, ts)
 				}
@@ -492,6 +502,98 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 				s[l] = s0[l] + h6*(k1[l]+2*k2[l]+2*k3[l]+k4[l])
 			}
 		}
+	}
+}
+
+// fewTurn runs the first RK4 stage over the chunk's n lanes (the time
+// unread: the caller checked) and, when the later stages' inputs differ
+// from the first's in a quarter of the lanes or fewer (agents turning,
+// among agents driving straight or standing), finishes the step: every
+// lane with the sum of the first stage's slopes taken four times, then
+// the few lanes whose inputs change one by one (lane), rather than the
+// program over every lane at each later stage. The same arithmetic lane
+// by lane, so the same bits as the stages over all lanes (a stage whose
+// inputs are a lane's last, bit for bit, gives its slopes again). It
+// reports whether it finished; if not, the first stage's slopes are in
+// their place for the caller's stages.
+func (bt *batch) fewTurn(ch *chunk, n int, h float64) bool {
+	ns := len(bt.d.States)
+	reads := bt.prog.reads
+	bt.prog.run(ch.regs, lanes, n)
+	for j := 0; j < ns; j++ {
+		o := int(bt.prog.out[j]) * lanes
+		copy(ch.k[j*lanes:j*lanes+n], ch.regs[o:o+n])
+	}
+	// the lanes whose second stage's inputs are not the first's
+	var moved uint64
+	f := h / 2
+	for j := 0; j < ns; j++ {
+		if !reads[j] {
+			continue
+		}
+		s0, k := ch.s0[j*lanes:j*lanes+n], ch.k[j*lanes:j*lanes+n]
+		for l := range s0 {
+			if v := s0[l] + f*k[l]; math.Float64bits(v) != math.Float64bits(s0[l]) {
+				moved |= 1 << l
+			}
+		}
+	}
+	if bits.OnesCount64(moved) > n/4 {
+		return false
+	}
+	h6 := h / 6
+	for j := 0; j < ns; j++ {
+		s, s0, k := ch.regs[j*lanes:j*lanes+n], ch.s0[j*lanes:j*lanes+n], ch.k[j*lanes:j*lanes+n]
+		for l := range s {
+			kl := k[l]
+			s[l] = s0[l] + h6*(kl+2*kl+2*kl+kl)
+		}
+	}
+	for moved != 0 {
+		l := bits.TrailingZeros64(moved)
+		moved &= moved - 1
+		bt.lane(ch, l, h, h6)
+	}
+	return true
+}
+
+// lane runs RK4's later stages for lane l alone, whose first stage's
+// slopes are in place, as step does for every lane: the stage's inputs
+// s0 + f*k, the program run when they differ from the last stage's (the
+// second stage's always do), the sum of the four slopes.
+func (bt *batch) lane(ch *chunk, l int, h, h6 float64) {
+	ns := len(bt.d.States)
+	reads, out, r := bt.prog.reads, bt.prog.out, ch.regs
+	for stage := 1; stage < 4; stage++ {
+		f := h / 2
+		if stage == 3 {
+			f = h
+		}
+		changed := stage == 1
+		for j := 0; j < ns; j++ {
+			if !reads[j] {
+				continue
+			}
+			v := ch.s0[j*lanes+l] + f*ch.k[((stage-1)*ns+j)*lanes+l]
+			p := &r[j*lanes+l]
+			changed = changed || math.Float64bits(v) != math.Float64bits(*p)
+			*p = v
+		}
+		if changed {
+			bt.prog.run(r[l:], lanes, 1)
+			for j := 0; j < ns; j++ {
+				ch.k[(stage*ns+j)*lanes+l] = r[int(out[j])*lanes+l]
+			}
+		} else {
+			for j := 0; j < ns; j++ {
+				ch.k[(stage*ns+j)*lanes+l] = ch.k[((stage-1)*ns+j)*lanes+l]
+			}
+		}
+	}
+	for j := 0; j < ns; j++ {
+		k1, k2 := ch.k[j*lanes+l], ch.k[(ns+j)*lanes+l]
+		k3, k4 := ch.k[(2*ns+j)*lanes+l], ch.k[(3*ns+j)*lanes+l]
+		r[j*lanes+l] = ch.s0[j*lanes+l] + h6*(k1+2*k2+2*k3+k4)
 	}
 }
 

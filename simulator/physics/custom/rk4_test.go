@@ -16,16 +16,24 @@ func TestRK4MatchesTheTrees(t *testing.T) {
 	for _, tc := range []struct {
 		name, xdot, thdot               string
 		readsT, readsX, still, straight bool
+		// few: two agents of twelve move, the others stand at x = 0
+		// (theta' = 0 there): the later stages run lane by lane
+		// (fewTurn)
+		few bool
 	}{
-		{"with t", "v*cos(theta) + 0.1*sin(t)", "w - 0.2*x", true, true, false, false},
-		{"without t", "v*cos(theta)", "w - 0.2*x", false, true, false, false},
+		{"with t", "v*cos(theta) + 0.1*sin(t)", "w - 0.2*x", true, true, false, false, false},
+		{"without t", "v*cos(theta)", "w - 0.2*x", false, true, false, false, false},
 		// theta' a control: the third stage repeats the second
-		{"unicycle", "v*cos(theta)", "w", false, false, false, false},
+		{"unicycle", "v*cos(theta)", "w", false, false, false, false, false},
 		// every agent still: the first stage's slopes serve all four
-		{"still", "v*cos(theta)", "w", false, false, true, false},
+		{"still", "v*cos(theta)", "w", false, false, true, false, false},
 		// every agent driving straight: the same, with slopes that are
 		// not 0
-		{"straight", "v*cos(theta)", "w", false, false, false, true},
+		{"straight", "v*cos(theta)", "w", false, false, false, true, false},
+		{"unicycle, few turning", "v*cos(theta)", "w", false, false, false, false, true},
+		// theta' depends on x: the third and fourth stages' inputs
+		// change too
+		{"without t, few moving", "v*cos(theta)", "w - 0.2*x", false, true, false, false, true},
 	} {
 		dyn := `<dynamics name="d" states="x, y, theta, c" controls="v, w">
 	<equation>x' = ` + tc.xdot + `</equation>
@@ -34,6 +42,12 @@ func TestRK4MatchesTheTrees(t *testing.T) {
 	<equation>c' = theta*theta</equation>
 </dynamics>`
 		poses := [][3]float64{{0, 0, 0}, {1, -1, 0.5}, {-2, 3, -3}, {0.5, 0.5, 2}, {4, 0, 1}}
+		if tc.few {
+			poses = poses[:2]
+			for k := 0; k < 10; k++ {
+				poses = append(poses, [3]float64{0, float64(k), 0.3 * float64(k)})
+			}
+		}
 		e, _ := engine(t, dyn, "rk4", 1, poses...)
 		d := e.dyn[0]
 		want := []bool{tc.readsX, false, true, false, true, true, tc.readsT}
@@ -52,6 +66,9 @@ func TestRK4MatchesTheTrees(t *testing.T) {
 			}
 			if tc.straight {
 				ref[k].u[1] = 0
+			}
+			if tc.few && k >= 2 {
+				ref[k].u = []float64{0, 0}
 			}
 			e.SetControls(k, ref[k].u)
 		}
