@@ -33,6 +33,13 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 		}
 		return 0
 	}
+	// A ray misses a disc whose centre lies farther than its radius from
+	// the ray's line: such pairs are passed over after a cross product,
+	// with a margin (tol) far beyond the rounding of the exact test
+	// below, which would find no hit for them either (its discriminant
+	// is negative, and the ray does not start inside). Most pairs of a
+	// ring are such: a disc meets one or two rays of eight.
+	tol := 1e-7 * (1 + outer + math.Abs(p.X) + math.Abs(p.Y))
 	hits := 0
 	for k, d := range dirs {
 		// the ray's direction turned by the body's heading
@@ -45,7 +52,13 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 		// alone computed once (the same operations in the same order)
 		dv := to.Sub(from)
 		a := dv.Dot(dv)
+		uu := c*c + sn*sn // (1, but for rounding)
 		for _, d := range discs {
+			// the centre's distance to the ray's line, times |(c, sn)|
+			lim := d.r + tol
+			if x := c*(d.pos.Y-p.Y) - sn*(d.pos.X-p.X); x*x > lim*lim*uu {
+				continue // (NaN: on to the exact test)
+			}
 			f := from.Sub(d.pos)
 			bb := f.Dot(dv)
 			cc := f.Dot(f) - d.r*d.r
@@ -121,7 +134,7 @@ func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, buf []int32, discs 
 			return
 		}
 		if it.plain {
-			discs = append(discs, ringDisc{it.pos, it.r})
+			discs = append(discs, ringDisc{pos: it.pos, r: it.r})
 		} else {
 			buf = append(buf, it.body)
 		}

@@ -91,3 +91,63 @@ func TestCastRingDoesNotAllocate(t *testing.T) {
 		t.Errorf("CastRing allocates %v times", a)
 	}
 }
+
+// CastRing passes over the discs that lie beyond a ray's line by more
+// than their radius, with a margin: discs that graze a ray (their centre
+// at their radius from its line, give or take a few roundings or a few
+// margins), far from the origin too, must still read what CastRayAmong
+// reads, bit for bit.
+func TestCastRingGrazingDiscs(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	const R, inner, outer = 0.035, 0.035, 0.135
+	offsets := []float64{0, 1e-15, -1e-15, 1e-12, -1e-12, 1e-9, -1e-9, 1e-7, -1e-7, 1e-5, -1e-5}
+	hits, rays := 0, 0
+	for _, far := range []float64{0, 1, 150, 4000} {
+		for range 400 {
+			s := New(ci.Vector3{X: far, Y: -far}, ci.Vector3{X: 20, Y: 20, Z: 1})
+			p := ci.Vector2{X: far + r.Float64() - 0.5, Y: -far + r.Float64() - 0.5}
+			b := Body{Shape: Disc, Radius: R, Height: 0.08, Movable: true, Pos: p}
+			b.SetYaw(r.Float64() * 2 * math.Pi)
+			i := s.Add(b)
+			dirs := make([]ci.Vector2, 8)
+			for k := range dirs {
+				dirs[k] = ci.FromPolar(1, float64(k)*math.Pi/4+r.Float64()*0.1)
+			}
+			// a disc grazing ray 0, its centre along the ray between
+			// inner-R and outer+R, on either side of its line
+			c, sn := b.Cos*dirs[0].X-b.Sin*dirs[0].Y, b.Sin*dirs[0].X+b.Cos*dirs[0].Y
+			along := inner - R + r.Float64()*(outer-inner+2*R)
+			side := R + offsets[r.IntN(len(offsets))]
+			if r.IntN(2) == 0 {
+				side = -side
+			}
+			q := ci.Vector2{X: p.X + c*along - sn*side, Y: p.Y + sn*along + c*side}
+			o := Body{Shape: Disc, Radius: R, Height: 0.08, Movable: true, Pos: q}
+			o.SetYaw(0)
+			s.Add(o)
+			s.Reindex()
+			got := make([]float64, len(dirs))
+			s.CastRing(i, dirs, inner, outer, 0.04, got)
+			cands := s.Nearby(p, outer, 0.04, i, nil)
+			for k, d := range dirs {
+				c, sn := b.Cos*d.X-b.Sin*d.Y, b.Sin*d.X+b.Cos*d.Y
+				from := ci.Vector2{X: p.X + c*inner, Y: p.Y + sn*inner}
+				to := ci.Vector2{X: p.X + c*outer, Y: p.Y + sn*outer}
+				tt, j := s.CastRayAmong(cands, from, to)
+				if j < 0 {
+					tt = -1
+				} else {
+					hits++
+				}
+				rays++
+				if math.Float64bits(got[k]) != math.Float64bits(tt) {
+					t.Fatalf("disc at %v from a ring at %v, ray %d: CastRing %v, CastRayAmong %v", q.Sub(p), p, k, got[k], tt)
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d rays hit", hits, rays)
+	if hits < rays/40 {
+		t.Errorf("only %d of %d rays hit a grazing disc: the test proves little", hits, rays)
+	}
+}
