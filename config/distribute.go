@@ -340,6 +340,55 @@ func ParseDistribute(n *Node) (*Distribute, error) {
 // ID returns the id of copy i (0-based): BaseID followed by BaseNum+i.
 func (d *Distribute) ID(i int) string { return d.BaseID + strconv.Itoa(d.BaseNum+i) }
 
+// IDs makes the ids of the copies, in order, the same strings as ID's, in
+// blocks: a block's ids are parts of one string, so that a million ids
+// are a few hundred allocations instead of a million.
+type IDs struct {
+	d     *Distribute
+	next  int    // the copy whose id Next returns
+	block string // the ids of copies from..from+len(ends)-1, one after the other
+	from  int
+	ends  []int // where each id of block ends
+	buf   []byte
+}
+
+// idBlock is how many ids IDs makes at once.
+const idBlock = 4096
+
+// IDs returns the maker of the copies' ids, from copy 0 on.
+func (d *Distribute) IDs() *IDs { return &IDs{d: d} }
+
+// Next returns the id of the next copy: ID(0), then ID(1), and so on.
+func (x *IDs) Next() string {
+	k := x.next - x.from
+	if k >= len(x.ends) {
+		x.fill()
+		k = 0
+	}
+	x.next++
+	start := 0
+	if k > 0 {
+		start = x.ends[k-1]
+	}
+	return x.block[start:x.ends[k]]
+}
+
+// fill makes the block of ids from copy x.next on.
+func (x *IDs) fill() {
+	x.from = x.next
+	n := idBlock
+	if q := x.d.Quantity - x.next; q > 0 && q < n {
+		n = q
+	}
+	x.buf, x.ends = x.buf[:0], x.ends[:0]
+	for i := range n {
+		x.buf = append(x.buf, x.d.BaseID...)
+		x.buf = strconv.AppendInt(x.buf, int64(x.d.BaseNum+x.from+i), 10)
+		x.ends = append(x.ends, len(x.buf))
+	}
+	x.block = string(x.buf)
+}
+
 // Sample returns the position and orientation of one placement trial,
 // drawn from r. retry tells whether the previous trial for the same entity
 // collided. As in ARGoS, a grid cannot retry: an entity that collides at

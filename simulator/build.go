@@ -502,6 +502,7 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 	s.growRobots(len(poses))
 	wait()
 	s.takePrefaulted()
+	ids := d.IDs()
 	for k := range poses {
 		p := &poses[k]
 		if order != nil {
@@ -511,7 +512,7 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 		if tmpl.Light != nil {
 			e = tmpl.Clone()
 		}
-		e.SetID(d.ID(k))
+		e.SetID(ids.Next()) // d.ID(k)
 		if err := e.SetPose(d.Template, p.pos, p.o); err != nil {
 			return err
 		}
