@@ -28,12 +28,16 @@ type clearance struct {
 // the body's neighbour list: the items whose bounding disc comes within
 // maxClearance of its own. The lists it finds stay in grid order, as
 // indices of items in scan[c], until storeJob copies them in body order.
+// The gaps too are written in grid order (to the index's scratch keys,
+// and the end of each list to scanEnd), one after the other: written to
+// each body's clearance, in grid order, they were a scattered write per
+// body, which stalled the scan.
 func (s *Space) clearanceJob(c int) {
 	g := &s.mobile
 	nb := s.scan[c][:0]
+	gaps := s.mobile.pk // scratch once the keys are indexed (Cells.Index)
 	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(s.mitem)); k++ {
 		m := &s.mitem[k]
-		start := int32(len(nb))
 		// Only the cells within maxClearance of the disc are scanned:
 		// beyond them every body is farther, so the bound holds.
 		gap := maxClearance
@@ -65,7 +69,8 @@ func (s *Space) clearanceJob(c int) {
 				}
 			}
 		}
-		s.clear[m.body] = clearance{pos: m.pos, gap: gap, r: m.r, chunk: int32(c), start: start, end: int32(len(nb))}
+		gaps[k] = math.Float64bits(gap)
+		s.scanEnd[k] = int32(len(nb))
 	}
 	s.scan[c] = nb
 }
@@ -80,18 +85,31 @@ func (s *Space) clearanceJob(c int) {
 // independent of one another, so the processor overlaps them; the
 // clearances are read and written in order, and a body without
 // neighbours reads nothing else.
+//
+// It also writes each body's clearance, in body order, from what
+// clearanceJob left in grid order; its position and reach are those the
+// items pass read from the body (and wrote to its item).
 func (s *Space) storeJob(c int) {
-	sel := s.mobileSel
+	sel, slot, gaps := s.mobileSel, s.mobile.slot, s.mobile.pk
 	nb := s.nb[c][:0]
 	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
-		cl := &s.clear[sel[k]]
+		j := int(slot[k]) // the body's item, in grid order
 		start := int32(len(nb))
-		if cl.end > cl.start {
-			for _, q := range s.scan[cl.chunk][cl.start:cl.end] {
+		// its list in scan: from the end of the item before it in its
+		// chunk (or the chunk's start) to its own end
+		end, jc := s.scanEnd[j], j/reindexChunk
+		from := int32(0)
+		if j > jc*reindexChunk {
+			from = s.scanEnd[j-1]
+		}
+		if end > from {
+			for _, q := range s.scan[jc][from:end] {
 				nb = append(nb, s.mitem[q])
 			}
 		}
-		cl.chunk, cl.start, cl.end = int32(c), start, int32(len(nb))
+		m := &s.mitem[j]
+		s.clear[sel[k]] = clearance{pos: m.pos, gap: math.Float64frombits(gaps[j]), r: m.r,
+			chunk: int32(c), start: start, end: int32(len(nb))}
 	}
 	s.nb[c] = nb
 }

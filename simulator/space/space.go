@@ -42,6 +42,9 @@ type Space struct {
 	// clearanceJob finds, in grid order and as indices of items, for
 	// storeJob to copy to nb in body order.
 	scan [][]int32
+	// scanEnd holds, per item of the mobile index, where its neighbour
+	// list ends in its chunk's scan (clearanceJob, for storeJob).
+	scanEnd []int32
 }
 
 // Runner runs n independent jobs, maybe in parallel (the simulator's
@@ -191,6 +194,7 @@ func (s *Space) ReindexWith(run Runner) {
 		s.clear = append(s.clear, clearance{})
 		s.unclear(k) // static, until the index says otherwise
 	}
+	s.scanEnd = slices.Grow(s.scanEnd[:0], n)[:n]
 	for len(s.nb) < chunks {
 		s.nb = append(s.nb, nil)
 		s.scan = append(s.scan, nil)
