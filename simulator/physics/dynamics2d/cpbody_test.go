@@ -35,8 +35,7 @@ func TestRemoveCPBody(t *testing.T) {
 	objs := make([]*object, 6)
 	for k := range objs {
 		o := &object{body: k}
-		o.cpBody = *cp.NewBody(1, 1)
-		o.cpb = &o.cpBody
+		o.cpb = cp.NewBody(1, 1)
 		o.cpb.UserData = o
 		e.addCPBody(o)
 		objs[k] = o

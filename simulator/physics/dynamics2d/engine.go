@@ -54,6 +54,10 @@ type Engine struct {
 	// of removed bodies, made again first.
 	slab []object
 	free []*object
+	// parts are the cp bodies and shapes not lent, by geometry; partSlab
+	// is where new ones are made (parts.go)
+	parts    map[partKey][]*cpPart
+	partSlab []cpPart
 
 	bodies  []int
 	statics []int
@@ -90,8 +94,8 @@ type Engine struct {
 
 type object struct {
 	// The fields every tick's passes over all the bodies read (reach,
-	// crowded, stepFree, commit) come first, then the drive and the cp
-	// body, so that a free body's step reads one run of memory.
+	// crowded, stepFree, commit) come first, then the drive, so that a
+	// free body's step reads one run of memory.
 	body int
 
 	// pose and velocity; authoritative while the body is free
@@ -108,12 +112,11 @@ type object struct {
 	wantCP bool
 
 	drive drive
-	// cpBody is the body cpb points to, kept here rather than alone on
-	// the heap: the drives' solver (drive.go) reads and writes each body
-	// right after its drive, ten times per sub-step, so both are adjacent
-	// in memory and in the engine's order.
-	cpBody cp.Body
+	cpA   float64 // the angle of the cp body when the body last left cp (parts.go)
 
+	// the cp body and shape lent while the body is in cp (parts.go), nil
+	// while it is free
+	part   *cpPart
 	cpb    *cp.Body
 	shape  *cp.Shape
 	startP cp.Vector
@@ -278,23 +281,10 @@ func (e *Engine) Add(i int) error {
 	if m, i := secondBody(b, moment); m > 0 {
 		mass, moment = mass+m, moment+i
 	}
-	o.cpBody = *newCPBody(mass, moment)
-	o.cpb = &o.cpBody
-	o.cpb.UserData = o
 	o.cpIdx = -1
-	switch b.Shape {
-	case space.Disc:
-		o.shape = cp.NewCircle(o.cpb, b.Radius, cp.Vector{})
-	case space.Box:
-		verts := boxVerts(b.Half)
-		o.shape = cp.NewPolyShape(o.cpb, 4, verts[:], cp.NewTransformIdentity(), 0)
-	}
-	o.shape.SetElasticity(0)
-	o.shape.SetFriction(mobileFriction)
-	o.shape.UserData = i
 	e.checkHeights(b)
 	o.drive = drive{
-		body: o.cpb, maxF: b.MaxForce, maxT: b.MaxTorque,
+		maxF: b.MaxForce, maxT: b.MaxTorque,
 		mass: mass, inert: moment, mInv: 1 / mass, iInv: 1 / moment,
 	}
 	o.p = cp.Vector{X: b.Pos.X, Y: b.Pos.Y}
@@ -397,6 +387,18 @@ func (e *Engine) Remove(i int) {
 }
 
 func (e *Engine) enterCP(o *object) {
+	p := e.takePart(o)
+	b := &p.body
+	o.part, o.cpb, o.shape, o.drive.body = p, b, p.shape, b
+	b.UserData, p.shape.UserData = o, o.body
+	// The part's body takes the state the object's own body would have
+	// (parts.go): its mass and moment, no velocity, and the angle it had
+	// when it left cp.
+	b.SetMass(o.drive.mass)
+	b.SetMoment(o.drive.inert)
+	b.SetVelocityVector(cp.Vector{})
+	b.SetAngularVelocity(0)
+	b.SetAngle(o.cpA)
 	// A contact may have left a bias velocity (penetration recovery) on
 	// the cp body when it last stepped; cp would apply it at the next
 	// position update, moving the body from its free pose. A position
@@ -414,8 +416,11 @@ func (e *Engine) enterCP(o *object) {
 func (e *Engine) leaveCP(o *object) {
 	o.p, o.a = o.cpb.Position(), o.cpb.Angle()
 	o.v, o.w = o.cpb.Velocity(), o.cpb.AngularVelocity()
+	o.cpA = o.a
 	e.cps.RemoveShape(o.shape)
 	e.removeCPBody(o)
+	e.givePart(o.part)
+	o.part, o.cpb, o.shape, o.drive.body = nil, nil, nil, nil
 	o.inCP = false
 }
 
@@ -641,6 +646,7 @@ func (e *Engine) Close() error {
 		}
 	}
 	e.objs, e.bodies, e.slab, e.free = nil, nil, nil, nil
+	e.parts, e.partSlab = nil, nil
 	e.slot = e.slot[:0]
 	return nil
 }
