@@ -34,6 +34,10 @@
 // can travel in one tick) are stepped by cp. A body moves between the two
 // sets on the coordinating goroutine of the engine, in a fixed order, so
 // results do not depend on the number of threads.
+// A body borrows a cp body and shape from the engine's pool while it is in
+// the cp space, so that cp's memory is that of the few bodies it steps;
+// within cp, the drive of a body without a contact in a sub-step is solved
+// whole at once, as the free integrator does.
 //
 // # Gripping
 //
