@@ -480,8 +480,10 @@ func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bit
 // proposal (or a static body) more than it did before the move.
 func (e *Engine) conflicts(k int, pad float64) bool {
 	o := &e.objs[k]
-	cand := o.footprint(o.cand, o.cc, o.cs)
-	old := o.footprint(o.p, o.cos, o.sin)
+	// the footprints before and after the move, made when a body comes
+	// near (most proposals meet nothing)
+	var cand, old space.Footprint
+	made := false
 	lo := ci.Vector2{X: o.cand.X - pad - o.radius, Y: o.cand.Y - pad - o.radius}
 	hi := ci.Vector2{X: o.cand.X + pad + o.radius, Y: o.cand.Y + pad + o.radius}
 	// A body farther from every other than two moves can bring it closer
@@ -503,6 +505,9 @@ func (e *Engine) conflicts(k int, pad float64) bool {
 			if r := q.radius + o.radius; d.X*d.X+d.Y*d.Y > r*r {
 				continue
 			}
+			if !made {
+				cand, old, made = o.footprint(o.cand, o.cc, o.cs), o.footprint(o.p, o.cos, o.sin), true
+			}
 			other := q.footprint(q.cand, q.cc, q.cs)
 			if g := space.FootprintGap(&cand, &other); g < 0 {
 				before := q.footprint(q.p, q.cos, q.sin)
@@ -520,6 +525,9 @@ func (e *Engine) conflicts(k int, pad float64) bool {
 		b := &e.sp.Bodies[i]
 		if int(i) >= len(e.static) || !e.static[i] || b.Z > e.distance || b.Top() < e.distance {
 			continue
+		}
+		if !made {
+			cand, old, made = o.footprint(o.cand, o.cc, o.cs), o.footprint(o.p, o.cos, o.sin), true
 		}
 		s := b.Footprint()
 		if g := space.FootprintGap(&cand, &s); g < 0 && g < space.FootprintGap(&old, &s) {
