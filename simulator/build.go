@@ -896,6 +896,7 @@ func (s *Simulator) buildDevices(r *robot, plans map[planKey]*devicePlan) (err e
 	if !seen {
 		plans[key] = plan
 	}
+	r.markIdle() // media_channel.go
 	return nil
 }
 
@@ -948,6 +949,7 @@ func cloneFor(r *robot, plan *devicePlan) error {
 			r.sens[i] = sen
 		}
 	}
+	r.markIdle()
 	return nil
 }
 

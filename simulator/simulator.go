@@ -78,9 +78,12 @@ type Simulator struct {
 type robot struct {
 	// read every tick
 	removed bool
-	ctrl    ci.Controller
-	sens    []devices.Sensor
-	acts    []devices.Actuator
+	// bit i set: device i (of the first 8) has nothing to do at a tick
+	// (tickless, media_channel.go); the act and sense phases skip it
+	idleActs, idleSens uint8
+	ctrl               ci.Controller
+	sens               []devices.Sensor
+	acts               []devices.Actuator
 	entity.Robot
 
 	// read when asked
@@ -234,8 +237,10 @@ const robotChunk = 64
 
 func (s *Simulator) makeJobs() {
 	s.jobs.act = s.eachRobot(func(r *robot) {
-		for _, a := range r.acts {
-			a.Apply()
+		for i, a := range r.acts {
+			if r.idleActs>>i&1 == 0 {
+				a.Apply()
+			}
 		}
 	})
 	s.jobs.sense = func(c int) {
@@ -335,8 +340,10 @@ func senseControl(robots []*robot, k int) (next int, panicked robotPanic) {
 		if r.removed {
 			continue
 		}
-		for _, sen := range r.sens {
-			sen.Update()
+		for k, sen := range r.sens {
+			if r.idleSens>>k&1 == 0 {
+				sen.Update()
+			}
 		}
 		inCtrl = true
 		r.ctrl.ControlStep()

@@ -966,6 +966,10 @@ func (s *Sender) refuse(topic, to string, payload []byte) {
 // channel's outboxes already.
 func (s *Sender) Apply() {}
 
+// Tickless tells the simulator that Apply has nothing to do: it need not
+// call it at each tick.
+func (s *Sender) Tickless() bool { return true }
+
 // Reset drops what was queued.
 func (s *Sender) Reset() {
 	for p := range s.ch.box {
@@ -1015,6 +1019,10 @@ func (r *Receiver) InboxMessage(i int) (*ci.Message, bool) {
 // Update implements the simulator's Sensor: the channel has delivered
 // already.
 func (r *Receiver) Update() {}
+
+// Tickless tells the simulator that Update has nothing to do: it need
+// not call it at each tick.
+func (r *Receiver) Tickless() bool { return true }
 
 // Reset forgets the copied inbox.
 func (r *Receiver) Reset() {
