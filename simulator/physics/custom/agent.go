@@ -178,12 +178,17 @@ func newStateSensorOf(e *Engine, i int) *stateSensor {
 }
 
 // Update finds the agent's states again when agents came or went: the
-// engine's Commit has written them already.
+// engine's Commit has written them already. Values does it too, so that
+// the simulator need not call Update at each tick (Tickless).
 func (s *stateSensor) Update() {
 	if s.layout != s.e.layout {
 		s.link()
 	}
 }
+
+// Tickless tells the simulator that Update need not run at each tick:
+// Values and String find the agent's states again themselves.
+func (s *stateSensor) Tickless() bool { return true }
 
 // link points values at where the engine keeps the agent's states, or
 // at a copy of the last ones when the engine no longer owns the agent.
@@ -196,10 +201,15 @@ func (s *stateSensor) link() {
 	s.values = slices.Clone(s.values)
 }
 
-func (s *stateSensor) Names() []string        { return s.names }
-func (s *stateSensor) Values() []float64      { return s.values }
+func (s *stateSensor) Names() []string { return s.names }
+func (s *stateSensor) Values() []float64 {
+	if s.layout != s.e.layout {
+		s.link()
+	}
+	return s.values
+}
 func (s *stateSensor) Index(name string) int  { return slices.Index(s.names, name) }
-func (s *stateSensor) String() string         { return fmt.Sprintf("%v = %v", s.names, s.values) }
+func (s *stateSensor) String() string         { return fmt.Sprintf("%v = %v", s.names, s.Values()) }
 func (c *controlActuator) Names() []string    { return c.names }
 func (c *controlActuator) Index(n string) int { return slices.Index(c.names, n) }
 
@@ -225,10 +235,15 @@ func newControlActuator(r *entity.Robot, n *config.Node) (any, error) {
 	return newControlActuatorOf(e, r.Body), nil
 }
 
-// newControlActuatorOf returns the control actuator of body i's agent.
+// newControlActuatorOf returns the control actuator of body i's agent,
+// which the engine keeps to apply it when agents come or go (see
+// Engine.applyActuators).
 func newControlActuatorOf(e *Engine, i int) *controlActuator {
 	d := e.DynamicsOf(i)
-	return &controlActuator{e: e, body: i, names: d.Controls, values: make([]float64, len(d.Controls)), at: lane{layout: e.layout - 1}}
+	c := &controlActuator{e: e, body: i, names: d.Controls, values: make([]float64, len(d.Controls)), at: lane{layout: e.layout - 1}}
+	e.acts = append(e.acts, c)
+	e.applied = e.layout - 1
+	return c
 }
 
 // Set sets command i; it holds from the next physics step on.
@@ -248,9 +263,14 @@ func (c *controlActuator) SetAll(v ...float64) {
 	}
 }
 
-// Apply writes the commands into the engine in the act phase when the
-// agent's registers are not where they were at the last Set (agents came
-// or went, the engine was reset): Set wrote them already otherwise.
+// Tickless tells the simulator that Apply need not run at each tick: the
+// engine applies its actuators before a step when agents came or went.
+func (c *controlActuator) Tickless() bool { return true }
+
+// Apply writes the commands into the engine when the agent's registers
+// are not where they were at the last Set (agents came or went, the
+// engine was reset): Set wrote them already otherwise. The engine calls
+// it before a step that follows such a change.
 func (c *controlActuator) Apply() {
 	if c.at.layout != c.e.layout {
 		c.at = c.e.laneOf(c.body)

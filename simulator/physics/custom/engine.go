@@ -46,6 +46,10 @@ type Engine struct {
 	// the Resets: the devices keep where their agent's registers are
 	// until it changes
 	layout uint64
+	// acts are the control actuators made for the engine's agents, which
+	// Step applies when the layout is not the one applied last
+	acts    []*controlActuator
+	applied uint64
 }
 
 // ref locates an agent: its batch and its place in it; batch -1 when the
@@ -365,6 +369,9 @@ func (bt *batch) moveAgent(from, to int) {
 // Step implements physics.Engine: every chunk of agents integrates the
 // tick in iterations steps.
 func (e *Engine) Step(dt float64, run physics.Runner) {
+	if e.applied != e.layout {
+		e.applyActuators()
+	}
 	e.chunks = e.chunks[:0]
 	for b, bt := range e.batches {
 		for c := range bt.chunks {
@@ -374,6 +381,18 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 	e.dt = dt
 	run.Run(len(e.chunks), e.job)
 	e.time += dt
+}
+
+// applyActuators writes every actuator's commands where its agent's
+// registers now are, once after agents came or went or the engine was
+// reset: the simulator does not call the actuators' Apply at each tick
+// (Tickless), and a Set writes into the registers only while the layout
+// is the one it found.
+func (e *Engine) applyActuators() {
+	for _, c := range e.acts {
+		c.Apply()
+	}
+	e.applied = e.layout
 }
 
 // step integrates the agents of chunk c for dt in iterations steps from

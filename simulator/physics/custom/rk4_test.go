@@ -187,3 +187,39 @@ func TestDevicesAcrossEngineReset(t *testing.T) {
 		t.Fatalf("after the actuator's Reset, the agent moved on to x=%v", x)
 	}
 }
+
+// The simulator calls neither the actuators' Apply nor the sensors'
+// Update at each tick (Tickless): after agent 0 is removed and agent 2
+// takes its place, agent 2's command set then reaches its registers at
+// the next step and its sensor reads its states, without either call;
+// after the engine's Reset, the actuator's zeroed commands reach the
+// registers too.
+func TestDevicesFollowTheirAgentUncalled(t *testing.T) {
+	e, sp := engine(t, unicycle, "euler", 1, [3]float64{0, 0, 0}, [3]float64{1, 0, 0}, [3]float64{2, 0, 0})
+	var sens []*stateSensor
+	var acts []*controlActuator
+	for i := 0; i < 3; i++ {
+		sens, acts = append(sens, newStateSensorOf(e, i)), append(acts, newControlActuatorOf(e, i))
+		if !sens[i].Tickless() || !acts[i].Tickless() {
+			t.Fatal("the devices do not say they are tickless")
+		}
+	}
+	e.Remove(0)
+	acts[2].Set(0, 1) // the registers it found moved
+	e.Step(1, physics.Serial{})
+	e.Commit(physics.Serial{})
+	if x := sens[2].Values()[0]; x != 3 || sp.Bodies[2].Pos.X != 3 {
+		t.Errorf("agent 2 at x=%v (its sensor says %v), want 3: its command or its states were lost", sp.Bodies[2].Pos.X, x)
+	}
+	if x := sens[1].Values()[0]; x != 1 {
+		t.Errorf("agent 1's sensor says x=%v, want 1", x)
+	}
+	acts[1].Set(0, 2)
+	e.Reset()
+	acts[1].Reset() // as the simulator's Reset does
+	e.Step(1, physics.Serial{})
+	e.Commit(physics.Serial{})
+	if x := sens[1].Values()[0]; x != 1 {
+		t.Errorf("after Reset, agent 1 moved to x=%v: its command was not zeroed", x)
+	}
+}
