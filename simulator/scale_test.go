@@ -87,7 +87,7 @@ func TestMigrationAcrossEngines(t *testing.T) {
 			for _, i := range e.Bodies() {
 				if i == m.Body {
 					owners++
-					if b.Engine != k {
+					if int(b.Engine) != k {
 						t.Fatalf("tick %d: body says engine %d, engine %d owns it", sim.Tick(), b.Engine, k)
 					}
 				}

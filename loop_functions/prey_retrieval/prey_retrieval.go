@@ -157,7 +157,7 @@ func (f *PreyRetrieval) Gripped(h int) bool {
 	engines := f.sim.Engines()
 	for i := 0; i < f.sim.NumRobots(); i++ {
 		b := f.sim.Robot(i).B()
-		if b.Removed || b.Engine < 0 || b.Engine >= len(engines) {
+		if b.Removed || b.Engine < 0 || int(b.Engine) >= len(engines) {
 			continue
 		}
 		if g, ok := engines[b.Engine].(physics.Gripping); ok && g.Gripped(f.sim.Robot(i).Body) == h {

@@ -64,7 +64,7 @@ func init() {
 // flightOf returns the flight command of a robot flown by pointmass3d,
 // or an error saying how to get one.
 func flightOf(r *entity.Robot, n *config.Node) (*space.Flight, error) {
-	f := r.B().Flight
+	f := r.B().Flight()
 	if f == nil {
 		return nil, n.Errorf("devices: <%s> needs a flying robot in a pointmass3d engine, but %s %q has no flight; "+
 			"use it on an eye-bot and add <pointmass3d id=\"pm3d\"/> to <physics_engines>", n.Name, r.Model.Type, r.ID)

@@ -54,7 +54,7 @@ func TestQuadrotorPosition(t *testing.T) {
 	a := newWorld(t, 10, false)
 	r, _ := a.flyingEyeBot("eb", 1, 2, 0.5, 90, "")
 	q := dev[eyeBotPosition](t, r, "actuators", `<quadrotor_position implementation="default"/>`)
-	f := r.B().Flight
+	f := r.B().Flight()
 	q.SetAbsolutePosition(ci.Vector3{X: -1, Y: 0, Z: 1.5})
 	if f.Mode != space.Hover {
 		t.Fatalf("the set-point reached the Flight before Apply: %+v", *f)
@@ -107,7 +107,7 @@ func TestQuadrotorSpeed(t *testing.T) {
 	a := newWorld(t, 10, false)
 	r, _ := a.flyingEyeBot("eb", 0, 0, 1, 0, "")
 	q := dev[eyeBotSpeed](t, r, "actuators", `<quadrotor_speed implementation="default"/>`)
-	f := r.B().Flight
+	f := r.B().Flight()
 	q.SetLinearVelocity(ci.Vector3{X: 0.1, Y: -0.2, Z: 0.3})
 	q.Apply()
 	if f.Mode != space.AtSpeed || f.Velocity != (ci.Vector3{X: 0.1, Y: -0.2, Z: 0.3}) || f.RotSpeed != 0 {
@@ -139,7 +139,7 @@ func TestCeilingAttachmentActuator(t *testing.T) {
 	a := newWorld(t, 10, false)
 	r, _ := a.flyingEyeBot("eb", 0, 0, 1, 0, "")
 	c := dev[eyeBotCeiling](t, r, "actuators", `<ceiling_attachment implementation="default"/>`)
-	f := r.B().Flight
+	f := r.B().Flight()
 	c.Attach()
 	if f.Attach {
 		t.Fatalf("Attach reached the Flight before Apply")

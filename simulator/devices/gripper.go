@@ -66,7 +66,7 @@ func (g *gripper) point() ci.Vector2 {
 // Coordinate grips or releases through the robot's engine.
 func (g *gripper) Coordinate(engines []physics.Engine) error {
 	b := g.r.B()
-	if b.Removed || b.Engine < 0 || b.Engine >= len(engines) {
+	if b.Removed || b.Engine < 0 || int(b.Engine) >= len(engines) {
 		g.held = -1
 		return nil
 	}

@@ -66,7 +66,7 @@ func TestParseEyeBot(t *testing.T) {
 	b := s.Body
 	if s.Robot != entity.EyeBot || s.ControllerID != "ebc" || !s.Posed || !b.Movable || b.Type != "eye-bot" ||
 		b.Radius != 0.25 || b.Height != f32(0.566) || b.Pos != (ci.Vector2{X: 0.4, Y: 2.3}) || b.Z != 0.25 ||
-		math.Abs(b.Yaw-math.Pi/4) > 1e-12 || b.Flight != nil {
+		math.Abs(b.Yaw-math.Pi/4) > 1e-12 || b.Flight() != nil {
 		t.Errorf("spec %+v body %+v", s, b)
 	}
 	ap, rng, focal, err := entity.EyeBotCamera(s.Node)

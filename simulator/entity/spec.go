@@ -79,8 +79,7 @@ func (s *Spec) SetPose(n *config.Node, pos ci.Vector3, o config.EulerDeg) error 
 	s.Body.Pos = pos.XY()
 	s.Body.Z = pos.Z
 	s.Body.SetYaw(ci.NormalizeAngle(ci.Radians(o.Z)))
-	s.Body.Pitch = ci.Radians(o.Y)
-	s.Body.Roll = ci.Radians(o.X)
+	s.Body.SetTilt(ci.Radians(o.Y), ci.Radians(o.X))
 	return nil
 }
 

@@ -173,7 +173,7 @@ func TestOccludedMatchesSampling(t *testing.T) {
 	s := newSwarm(t, 200, 4, entity.FootBot, true, 9)
 	rng := rand.New(rand.NewPCG(5, 5))
 	inside := func(b *space.Body, p ci.Vector3) bool {
-		in := b.Distance(p.XY()) == 0 || b.Nub.R > 0 && p.XY().Sub(b.NubCenter()).Length() < b.Nub.R
+		in := b.Distance(p.XY()) == 0 || b.Nub().R > 0 && p.XY().Sub(b.NubCenter()).Length() < b.Nub().R
 		return p.Z >= b.Z && p.Z < b.Z+b.Height && in
 	}
 	nubs := 0

@@ -52,7 +52,7 @@ func Crosses(b *space.Body, from, d ci.Vector3) bool {
 		return true
 	}
 	if b.HasNub {
-		if t0, t1, ok := discInterval(b.NubCenter(), b.Nub.R, from, d); ok && crossesHeights(b, from, d, t0, t1) {
+		if t0, t1, ok := discInterval(b.NubCenter(), b.Nub().R, from, d); ok && crossesHeights(b, from, d, t0, t1) {
 			return true
 		}
 	}

@@ -22,8 +22,10 @@ const (
 // The fields are grouped by use: what every neighbour query reads comes
 // first and fits in one 64-byte cache line (a swarm's sensors read it for
 // every robot every tick), then what engines write each step, then the
-// rest. The size is a multiple of 64 bytes, so that in a slice the first
-// group of every body stays on one line.
+// rest; what few bodies have (a flight, a tilt, a nub) is apart, behind
+// one pointer. The size is 192 bytes, a multiple of 64, so that in a
+// slice the first group of every body stays on one line
+// (TestBodySize).
 type Body struct {
 	// read by every query
 	Pos      ci.Vector2
@@ -37,8 +39,12 @@ type Body struct {
 	// Removed bodies stay in the slice (indices are stable) but are
 	// invisible to queries.
 	Removed bool
-	// HasNub tells, in the first cache line, that Nub is set (SetNub).
+	// HasNub tells, in the first cache line, that the body has a nub
+	// (SetNub).
 	HasNub bool
+	// Engine is the index of the physics engine that owns the body, -1
+	// for none (static bodies).
+	Engine int32
 
 	// written by engines each step
 	Yaw float64
@@ -50,23 +56,86 @@ type Body struct {
 	// Vel and AngVel are the body's velocity after the last physics step.
 	Vel    ci.Vector2
 	AngVel float64
+	Half   ci.Vector2 // Box: half sizes along its local X and Y
 
-	Half                ci.Vector2 // Box: half sizes along its local X and Y
 	MaxForce, MaxTorque float64
 	Mass                float64
-	// Engine is the index of the physics engine that owns the body, -1
-	// for none (static bodies).
-	Engine int
-	// Flight is the flight command and state of a body flown by a 3D
-	// engine (flight.go); nil for the others.
-	Flight      *Flight
-	Pitch, Roll float64 // only static bodies may be tilted (kept for output)
-	ID          string
-	Type        string // entity tag: "foot-bot", "e-puck", "box", "cylinder", ...
-	// Nub is a small disc sticking out of a disc body (the foot-bot's
-	// gripper); its R is 0 for the others.
-	Nub Nub
-	_   [8]byte
+	ID                  string
+	Type                string // entity tag: "foot-bot", "e-puck", "box", "cylinder", ...
+	// extra is what few bodies have; nil for the others. Space.Add gives
+	// each body its own copy.
+	extra *bodyExtra
+}
+
+// bodyExtra is what a body has only in some scenes: a flight, a tilt, a
+// nub.
+type bodyExtra struct {
+	flight      *Flight
+	pitch, roll float64
+	nub         Nub
+}
+
+// change gives the body a new extra part: its own one changed by fn,
+// none if that leaves it empty. A copy of the body (a snapshot) keeps
+// the part it had.
+func (b *Body) change(fn func(e *bodyExtra)) {
+	var e bodyExtra
+	if b.extra != nil {
+		e = *b.extra
+	}
+	fn(&e)
+	if e == (bodyExtra{}) {
+		b.extra = nil
+	} else {
+		b.extra = &e
+	}
+}
+
+// ownExtra gives the body its own copy of its extra part, so that bodies
+// added from one template (a <distribute>'s) do not share a nub or a
+// tilt. The flight itself stays shared, as a pointer field of the body
+// was.
+func (b *Body) ownExtra() {
+	if b.extra != nil {
+		e := *b.extra
+		b.extra = &e
+	}
+}
+
+// Flight returns the flight command and state of a body flown by a 3D
+// engine (flight.go); nil for the others.
+func (b *Body) Flight() *Flight {
+	if b.extra == nil {
+		return nil
+	}
+	return b.extra.flight
+}
+
+// SetFlight sets the body's flight (nil for none).
+func (b *Body) SetFlight(f *Flight) {
+	b.change(func(e *bodyExtra) { e.flight = f })
+}
+
+// Tilt returns the body's pitch and roll (radians): only static bodies may
+// be tilted (kept for output).
+func (b *Body) Tilt() (pitch, roll float64) {
+	if b.extra == nil {
+		return 0, 0
+	}
+	return b.extra.pitch, b.extra.roll
+}
+
+// SetTilt sets the body's pitch and roll (radians).
+func (b *Body) SetTilt(pitch, roll float64) {
+	b.change(func(e *bodyExtra) { e.pitch, e.roll = pitch, roll })
+}
+
+// Nub returns the body's nub; its R is 0 for a body without one.
+func (b *Body) Nub() Nub {
+	if b.extra == nil {
+		return Nub{}
+	}
+	return b.extra.nub
 }
 
 // Nub is a small disc that sticks out of a disc body, as the jaws of a
@@ -83,19 +152,30 @@ type Nub struct {
 // body's centre, angle radians counter-clockwise from its front.
 func (b *Body) SetNub(r, dist, angle float64) {
 	b.HasNub = r > 0
-	b.Nub.R, b.Nub.Dist = r, dist
-	b.Nub.Sin, b.Nub.Cos = math.Sincos(angle)
+	b.change(func(e *bodyExtra) {
+		e.nub.R, e.nub.Dist = r, dist
+		e.nub.Sin, e.nub.Cos = math.Sincos(angle)
+	})
 }
 
 // SetNubAngle turns the nub to angle radians from the body's front (a
 // foot-bot's turret carries its gripper).
+//
+// It writes the body's extra part in place (a turret turns it every
+// tick): a copy of the body made before shares the change.
 func (b *Body) SetNubAngle(angle float64) {
-	b.Nub.Sin, b.Nub.Cos = math.Sincos(angle)
+	if b.extra == nil {
+		b.extra = &bodyExtra{}
+	}
+	b.extra.nub.Sin, b.extra.nub.Cos = math.Sincos(angle)
 }
 
 // NubCenter returns where the nub's centre is.
 func (b *Body) NubCenter() ci.Vector2 {
-	n := &b.Nub
+	if b.extra == nil {
+		return b.Pos
+	}
+	n := &b.extra.nub
 	c, s := b.Cos*n.Cos-b.Sin*n.Sin, b.Sin*n.Cos+b.Cos*n.Sin
 	return ci.Vector2{X: b.Pos.X + n.Dist*c, Y: b.Pos.Y + n.Dist*s}
 }
@@ -106,7 +186,7 @@ func (b *Body) Reach() float64 {
 	if !b.HasNub {
 		return b.Radius
 	}
-	return max(b.Radius, b.Nub.Dist+b.Nub.R)
+	return max(b.Radius, b.extra.nub.Dist+b.extra.nub.R)
 }
 
 // SetYaw sets the heading and its cached sine and cosine.
@@ -264,7 +344,7 @@ func (b *Body) rayHit(from, to ci.Vector2) (float64, bool) {
 		t, ok = rayBox(b.toLocal(from), b.toLocal(to), b.Half)
 	}
 	if b.HasNub {
-		if tn, hit := rayDisc(from, to, b.NubCenter(), b.Nub.R); hit && (!ok || tn < t) {
+		if tn, hit := rayDisc(from, to, b.NubCenter(), b.extra.nub.R); hit && (!ok || tn < t) {
 			t, ok = tn, true
 		}
 	}

@@ -115,6 +115,7 @@ func (s *Space) Add(b Body) int {
 	if b.Cos == 0 && b.Sin == 0 {
 		b.SetYaw(b.Yaw)
 	}
+	b.ownExtra() // body.go
 	if !b.Movable {
 		b.Engine = -1
 		s.staticDirty = true

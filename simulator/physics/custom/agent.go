@@ -135,7 +135,7 @@ func checkDynamics(n *config.Node, id, name string) error {
 // engineOf returns the custom engine that moves robot r's agent.
 func engineOf(r *entity.Robot, n *config.Node, tag string) (*Engine, error) {
 	b := r.B()
-	if r.World != nil && b.Engine >= 0 && b.Engine < len(r.World.Engines) {
+	if r.World != nil && b.Engine >= 0 && int(b.Engine) < len(r.World.Engines) {
 		if e, ok := r.World.Engines[b.Engine].(*Engine); ok && e.DynamicsOf(r.Body) != nil {
 			return e, nil
 		}

@@ -270,7 +270,7 @@ func (e *Engine) Add(i int) error {
 	if j := d.pose[2]; j >= 0 {
 		init[j] = b.Yaw
 	}
-	b.Engine = e.index
+	b.Engine = int32(e.index)
 	e.layout++
 	e.slot[i] = ref{batch: int32(k), k: int32(bt.n)}
 	bt.add(i, init)

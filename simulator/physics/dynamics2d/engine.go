@@ -292,7 +292,7 @@ func (e *Engine) Add(i int) error {
 	o.v = cp.Vector{X: b.Vel.X, Y: b.Vel.Y}
 	o.w = b.AngVel
 	o.startP, o.startA = o.p, o.a
-	b.Engine = e.index
+	b.Engine = int32(e.index)
 	for len(e.slot) < len(e.sp.Bodies) {
 		e.slot = append(e.slot, -1)
 	}

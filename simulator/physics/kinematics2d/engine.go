@@ -205,7 +205,7 @@ func (e *Engine) Add(i int) error {
 		vel: b.Vel, angVel: b.AngVel}
 	sn, cs := math.Sincos(b.Yaw)
 	o.exact = sameBits(sn, b.Sin) && sameBits(cs, b.Cos)
-	b.Engine = e.index
+	b.Engine = int32(e.index)
 	e.maxR = max(e.maxR, b.Radius)
 	e.slot[i] = int32(len(e.objs))
 	e.objs = append(e.objs, o)

@@ -168,8 +168,8 @@ func (e *Engine) Add(i int) error {
 	if _, dup := e.slot[i]; dup {
 		return fmt.Errorf("pointmass3d: engine %q already owns body %q", e.id, b.ID)
 	}
-	if b.Flight == nil {
-		b.Flight = &space.Flight{}
+	if b.Flight() == nil {
+		b.SetFlight(&space.Flight{})
 	}
 	mass := b.Mass
 	if mass <= 0 {
@@ -178,12 +178,12 @@ func (e *Engine) Add(i int) error {
 	o := object{
 		body: i, fp: b.Footprint(), mass: mass, h: b.Height,
 		pos: ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z}, yaw: b.Yaw,
-		vel:  ci.Vector3{X: b.Vel.X, Y: b.Vel.Y, Z: b.Flight.VelZ},
+		vel:  ci.Vector3{X: b.Vel.X, Y: b.Vel.Y, Z: b.Flight().VelZ},
 		rot:  b.AngVel,
-		mode: b.Flight.Mode, attached: b.Flight.Attached,
+		mode: b.Flight().Mode, attached: b.Flight().Attached,
 	}
 	o.startPos, o.startYaw = o.pos, o.yaw
-	b.Engine = e.index
+	b.Engine = int32(e.index)
 	e.slot[i] = len(e.objs)
 	e.objs = append(e.objs, o)
 	e.bodies = append(e.bodies, i)
@@ -224,8 +224,8 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 func (e *Engine) advance(o *object, dt, sub float64) {
 	b := &e.sp.Bodies[o.body]
 	var cmd space.Flight
-	if b.Flight != nil {
-		cmd = *b.Flight
+	if b.Flight() != nil {
+		cmd = *b.Flight()
 	}
 	prevPos, prevYaw := o.pos, o.yaw
 	// Ceiling attachment overrides the set-points.
@@ -466,7 +466,7 @@ func (e *Engine) Commit(run physics.Runner) {
 		b.Pos, b.Z = ci.Vector2{X: o.pos.X, Y: o.pos.Y}, o.pos.Z
 		b.SetYaw(ci.NormalizeAngle(o.yaw))
 		b.Vel, b.AngVel = o.hvel, o.angVel
-		if f := b.Flight; f != nil {
+		if f := b.Flight(); f != nil {
 			f.Attached = o.attached
 			f.VelZ = o.vel.Z
 			if o.attached || o.mode == space.Hover {
@@ -490,7 +490,7 @@ func (e *Engine) Reset() {
 		b.Pos, b.Z = ci.Vector2{X: o.pos.X, Y: o.pos.Y}, o.pos.Z
 		b.SetYaw(ci.NormalizeAngle(o.yaw))
 		b.Vel, b.AngVel = ci.Vector2{}, 0
-		if f := b.Flight; f != nil {
+		if f := b.Flight(); f != nil {
 			*f = space.Flight{Commander: f.Commander}
 		}
 	}

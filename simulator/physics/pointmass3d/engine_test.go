@@ -87,7 +87,7 @@ func (w *world) pos(i int) ci.Vector3 {
 }
 
 func (w *world) fly(i int, p ci.Vector3, yaw float64) {
-	f := w.sp.Bodies[i].Flight
+	f := w.sp.Bodies[i].Flight()
 	f.Mode, f.Position, f.Yaw = space.ToPosition, p, yaw
 }
 
@@ -102,7 +102,7 @@ func TestConformance(t *testing.T) {
 func TestTakeOffAndHold(t *testing.T) {
 	w := newWorld(t, ``)
 	i := w.add(eyeBot(-1, 2, 0, 0))
-	if f := w.sp.Bodies[i].Flight; f == nil || f.Mode != space.Hover {
+	if f := w.sp.Bodies[i].Flight(); f == nil || f.Mode != space.Hover {
 		t.Fatalf("Add gave the body Flight %+v, want a new one in Hover mode", f)
 	}
 	// Without a command, it stays on the floor.
@@ -139,8 +139,8 @@ func TestTakeOffAndHold(t *testing.T) {
 		t.Errorf("overshot to z = %.4f, set-point %g", maxZ, target.Z)
 	}
 	b := &w.sp.Bodies[i]
-	if b.Vel.Length() > 1e-4 || math.Abs(b.Flight.VelZ) > 1e-4 {
-		t.Errorf("hovering with Vel %v, VelZ %g; want ~0", b.Vel, b.Flight.VelZ)
+	if b.Vel.Length() > 1e-4 || math.Abs(b.Flight().VelZ) > 1e-4 {
+		t.Errorf("hovering with Vel %v, VelZ %g; want ~0", b.Vel, b.Flight().VelZ)
 	}
 }
 
@@ -155,7 +155,7 @@ func TestClimbSpeedIsReported(t *testing.T) {
 		if k > 0 {
 			// VelZ is the speed at the end of the tick; the mean over the
 			// tick lies between the two ends.
-			if vz := w.sp.Bodies[i].Flight.VelZ; vz < 0 || vz > 20 {
+			if vz := w.sp.Bodies[i].Flight().VelZ; vz < 0 || vz > 20 {
 				t.Fatalf("tick %d: VelZ %g", k, vz)
 			}
 		}
@@ -191,7 +191,7 @@ func TestYaw(t *testing.T) {
 func TestSpeed(t *testing.T) {
 	w := newWorld(t, ``)
 	i := w.add(eyeBot(-3, 0, 0.5, 0))
-	f := w.sp.Bodies[i].Flight
+	f := w.sp.Bodies[i].Flight()
 	f.Mode, f.Velocity, f.RotSpeed = space.AtSpeed, ci.Vector3{X: 0.3, Y: -0.1, Z: 0.05}, 0.5
 	for range 100 { // 10 s: ten time constants of the speed controller
 		w.tick()
@@ -200,8 +200,8 @@ func TestSpeed(t *testing.T) {
 	if d := b.Vel.Sub(ci.Vector2{X: 0.3, Y: -0.1}).Length(); d > 1e-3 {
 		t.Errorf("horizontal velocity %v after 10 s at (0.3, -0.1)", b.Vel)
 	}
-	if math.Abs(b.Flight.VelZ-0.05) > 1e-3 {
-		t.Errorf("vertical velocity %g after 10 s at 0.05", b.Flight.VelZ)
+	if math.Abs(b.Flight().VelZ-0.05) > 1e-3 {
+		t.Errorf("vertical velocity %g after 10 s at 0.05", b.Flight().VelZ)
 	}
 	if math.Abs(b.AngVel-0.5) > 1e-3 {
 		t.Errorf("rotational speed %g after 10 s at 0.5", b.AngVel)
@@ -262,7 +262,7 @@ func TestCeilingAttachment(t *testing.T) {
 	for range 50 {
 		w.tick()
 	}
-	f := w.sp.Bodies[i].Flight
+	f := w.sp.Bodies[i].Flight()
 	f.Attach = true
 	hang := 2.5 - 0.566
 	at := -1
@@ -396,7 +396,7 @@ func TestDeterminism(t *testing.T) {
 		for k := range 300 {
 			x, y := -4.5+float64(k%20)*0.45, -4.5+float64(k/20)*0.6
 			i := w.add(eyeBot(x, y, float64(k%3)*0.3, float64(k)*0.1))
-			f := w.sp.Bodies[i].Flight
+			f := w.sp.Bodies[i].Flight()
 			switch k % 4 {
 			case 0:
 				w.fly(i, ci.Vector3{X: -x * 0.5, Y: y*0.5 + 0.1, Z: 1 + float64(k%5)*0.2}, float64(k))
@@ -413,8 +413,9 @@ func TestDeterminism(t *testing.T) {
 	}
 	a, b := run(physics.Serial{}), run(parallel{})
 	for i := range a {
-		fa, fb := a[i].Flight, b[i].Flight
-		a[i].Flight, b[i].Flight = nil, nil
+		fa, fb := a[i].Flight(), b[i].Flight()
+		a[i].SetFlight(nil)
+		b[i].SetFlight(nil)
 		if a[i] != b[i] || (fa == nil) != (fb == nil) || fa != nil && *fa != *fb {
 			t.Fatalf("body %d differs between a serial and a parallel run:\n%+v\n%+v", i, a[i], b[i])
 		}
@@ -424,7 +425,7 @@ func TestDeterminism(t *testing.T) {
 func TestReset(t *testing.T) {
 	w := newWorld(t, ``)
 	i := w.add(eyeBot(1, 2, 0, 0.5))
-	w.sp.Bodies[i].Flight.Commander = "test"
+	w.sp.Bodies[i].Flight().Commander = "test"
 	w.fly(i, ci.Vector3{X: -1, Y: 0, Z: 2}, 2)
 	for range 30 {
 		w.tick()
@@ -434,8 +435,8 @@ func TestReset(t *testing.T) {
 	if p := w.pos(i); p != (ci.Vector3{X: 1, Y: 2}) || b.Yaw != 0.5 || b.Vel != (ci.Vector2{}) || b.AngVel != 0 {
 		t.Fatalf("after Reset: at %v yaw %g Vel %v AngVel %g", p, b.Yaw, b.Vel, b.AngVel)
 	}
-	if *b.Flight != (space.Flight{Commander: "test"}) {
-		t.Fatalf("after Reset the Flight is %+v, want Hover with no command", *b.Flight)
+	if *b.Flight() != (space.Flight{Commander: "test"}) {
+		t.Fatalf("after Reset the Flight is %+v, want Hover with no command", *b.Flight())
 	}
 	for range 10 {
 		w.tick()

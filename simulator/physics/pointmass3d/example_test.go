@@ -21,7 +21,7 @@ func Example() {
 		return
 	}
 	sp.Reindex()
-	f := sp.Bodies[i].Flight
+	f := sp.Bodies[i].Flight()
 	f.Mode, f.Position = space.ToPosition, ci.Vector3{X: 0.5, Y: 0, Z: 1.5}
 	for tick := 1; tick <= 40; tick++ {
 		eng.Step(0.1, physics.Serial{})

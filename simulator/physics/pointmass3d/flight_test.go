@@ -359,7 +359,7 @@ func TestEyeBotCeilingAttachmentHolds(t *testing.T) {
 	attachedAt := -1
 	for range 100 {
 		step(t, sim, 1)
-		if sim.Robot(0).B().Flight.Attached {
+		if sim.Robot(0).B().Flight().Attached {
 			attachedAt = sim.Tick()
 			at = bodyPos(sim, 0)
 			break

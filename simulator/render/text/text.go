@@ -82,7 +82,8 @@ func (t *Text) Draw(sim *simulator.Simulator) error {
 		if b.Removed {
 			continue
 		}
-		t.row(tick, b.Type, b.ID, b.Pos.X, b.Pos.Y, b.Z, b.Yaw, b.Pitch, b.Roll)
+		pitch, roll := b.Tilt()
+		t.row(tick, b.Type, b.ID, b.Pos.X, b.Pos.Y, b.Z, b.Yaw, pitch, roll)
 	}
 	for _, l := range sim.Lights() {
 		t.row(tick, "light", l.ID, l.Position.X, l.Position.Y, l.Position.Z, 0, 0, 0)
