@@ -323,8 +323,48 @@ func (c *compiler) value(n *node) int32 {
 // run runs the program over the first n agents of regs, which holds the
 // registers one after the other, stride values each.
 func (p *program) run(regs []float64, stride, n int) {
+	for i := range p.code {
+		exec(&p.code[i], regs, stride, n)
+	}
+}
+
+// runLane runs the program for agent l of regs alone: the cheap
+// instructions on the values themselves, without making the slices of
+// registers exec makes (a stage of RK4 that runs for a few agents, see
+// batch.lane), the others through exec over that one agent. The same
+// operations, so the same bits as run.
+func (p *program) runLane(regs []float64, stride, l int) {
+	for i := range p.code {
+		in := &p.code[i]
+		d, a := &regs[int(in.dst)*stride+l], regs[int(in.a)*stride+l]
+		switch in.op {
+		case opCopy:
+			*d = a
+		case opNeg:
+			*d = -a
+		case opAdd:
+			*d = a + regs[int(in.b)*stride+l]
+		case opSub:
+			*d = a - regs[int(in.b)*stride+l]
+		case opMul:
+			*d = a * regs[int(in.b)*stride+l]
+		case opDiv:
+			*d = a / regs[int(in.b)*stride+l]
+		case opSinCos:
+			if m := &regs[int(in.m)*stride+l]; math.Float64bits(a) != math.Float64bits(*m) {
+				*m = a
+				*d, regs[int(in.b)*stride+l] = math.Sincos(a)
+			}
+		default:
+			exec(in, regs[l:], stride, 1)
+		}
+	}
+}
+
+// exec runs instruction in over the first n agents of regs.
+func exec(in *instr, regs []float64, stride, n int) {
 	reg := func(r int32) []float64 { return regs[int(r)*stride : int(r)*stride+n] }
-	for _, in := range p.code {
+	{
 		d, a := reg(in.dst), reg(in.a)
 		switch in.op {
 		case opCopy:

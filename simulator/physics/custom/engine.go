@@ -599,7 +599,7 @@ func (bt *batch) lane(ch *chunk, l int, h, h6 float64) {
 			*p = v
 		}
 		if changed {
-			bt.prog.run(r[l:], lanes, 1)
+			bt.prog.runLane(r, lanes, l)
 			for j := 0; j < ns; j++ {
 				ch.k[(stage*ns+j)*lanes+l] = r[int(out[j])*lanes+l]
 			}
