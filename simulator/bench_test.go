@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/internal/threadcpu"
 	"github.com/argosgo/argos/simulator"
 )
 
@@ -61,11 +62,11 @@ func BenchmarkStep(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				t0, ok := threadCPU()
+				t0, ok := threadcpu.Now()
 				if err := sim.Step(); err != nil {
 					b.Fatal(err)
 				}
-				if t1, _ := threadCPU(); ok && serial {
+				if t1, _ := threadcpu.Now(); ok && serial {
 					least = min(least, t1-t0)
 				}
 			}

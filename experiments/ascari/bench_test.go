@@ -3,12 +3,11 @@ package ascari_test
 import (
 	"runtime"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/internal/threadcpu"
 	"github.com/argosgo/argos/simulator"
 )
 
@@ -87,13 +86,9 @@ func measure(b *testing.B, sim *simulator.Simulator) {
 	b.ReportMetric(sim.TickLength()/med.Seconds(), "x-realtime")
 }
 
-// threadCPU returns the CPU time of the calling OS thread
-// (CLOCK_THREAD_CPUTIME_ID); the benchmark locks its goroutine to it.
+// threadCPU returns the CPU time of the calling OS thread (0 where the
+// system does not tell it); the benchmark locks its goroutine to it.
 func threadCPU() time.Duration {
-	var ts syscall.Timespec
-	const clockThreadCPU = 3
-	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPU, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
-		return 0
-	}
-	return time.Duration(ts.Nano())
+	t, _ := threadcpu.Now()
+	return t
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/internal/threadcpu"
 	"github.com/argosgo/argos/simulator/space"
 )
 
@@ -157,12 +158,12 @@ func BenchmarkStoredOrder(b *testing.B) {
 			least := time.Duration(math.MaxInt64)
 			b.ReportAllocs()
 			for b.Loop() {
-				t0, ok := threadCPU()
+				t0, ok := threadcpu.Now()
 				s.Reindex()
 				for i := range s.Bodies {
 					hits += s.CastRing(i, dirs, epuckR, epuckR+0.1, 0.02, t)
 				}
-				if t1, _ := threadCPU(); ok {
+				if t1, _ := threadcpu.Now(); ok {
 					least = min(least, t1-t0)
 				}
 			}

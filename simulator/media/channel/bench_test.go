@@ -6,14 +6,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/controllers/diffusion"
+	"github.com/argosgo/argos/internal/threadcpu"
 	"github.com/argosgo/argos/simulator"
 
 	_ "github.com/argosgo/argos/simulator/physics/dynamics2d"
@@ -149,13 +148,9 @@ func median(d []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// threadCPU returns the CPU time of the calling OS thread, to the
-// nanosecond (clock_gettime of the thread's CPU clock).
+// threadCPU returns the CPU time of the calling OS thread (0 where the
+// system does not tell it); the benchmark locks its goroutine to it.
 func threadCPU() time.Duration {
-	var ts syscall.Timespec
-	const threadCPUClock = 3 // CLOCK_THREAD_CPUTIME_ID
-	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, threadCPUClock, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
-		return 0
-	}
-	return time.Duration(ts.Nano())
+	t, _ := threadcpu.Now()
+	return t
 }

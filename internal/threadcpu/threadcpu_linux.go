@@ -1,6 +1,6 @@
 //go:build linux
 
-package space_test
+package threadcpu
 
 import (
 	"time"
@@ -8,10 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// threadCPU returns the CPU time of the calling thread (lock the
-// goroutine to it), which other processes' load changes less than the
-// wall clock.
-func threadCPU() (time.Duration, bool) {
+func now() (time.Duration, bool) {
 	var ts unix.Timespec
 	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) != nil {
 		return 0, false

@@ -1,8 +1,0 @@
-//go:build !linux
-
-package space_test
-
-import "time"
-
-// threadCPU is not measured here.
-func threadCPU() (time.Duration, bool) { return 0, false }
