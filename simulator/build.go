@@ -512,7 +512,7 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 		if tmpl.Light != nil {
 			e = tmpl.Clone()
 		}
-		e.SetID(ids.Next()) // d.ID(k)
+		e.SetID(ids.Next()) // d.ID(k): one Next per copy, k in order
 		if err := e.SetPose(d.Template, p.pos, p.o); err != nil {
 			return err
 		}

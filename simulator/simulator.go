@@ -340,8 +340,8 @@ func senseControl(robots []*robot, k int) (next int, panicked robotPanic) {
 		if r.removed {
 			continue
 		}
-		for k, sen := range r.sens {
-			if r.idleSens>>k&1 == 0 {
+		for j, sen := range r.sens {
+			if r.idleSens>>j&1 == 0 {
 				sen.Update()
 			}
 		}

@@ -993,11 +993,8 @@ func (r *Receiver) Inbox() []ci.Message {
 
 // InboxLen implements ci.InboxReader.
 func (r *Receiver) InboxLen() int {
-	at := r.ch.at
-	if i := r.index; i+1 < len(at) {
-		return int(at[i+1] - at[i])
-	}
-	return 0
+	n, _ := r.InboxSize()
+	return n
 }
 
 // InboxSize implements ci.InboxSizer: the robot's inbox length, and the

@@ -364,135 +364,133 @@ func (p *program) runLane(regs []float64, stride, l int) {
 // exec runs instruction in over the first n agents of regs.
 func exec(in *instr, regs []float64, stride, n int) {
 	reg := func(r int32) []float64 { return regs[int(r)*stride : int(r)*stride+n] }
-	{
-		d, a := reg(in.dst), reg(in.a)
-		switch in.op {
-		case opCopy:
-			copy(d, a)
-		case opNeg:
-			for k := range d {
-				d[k] = -a[k]
+	d, a := reg(in.dst), reg(in.a)
+	switch in.op {
+	case opCopy:
+		copy(d, a)
+	case opNeg:
+		for k := range d {
+			d[k] = -a[k]
+		}
+	case opAdd:
+		b := reg(in.b)[:len(d)]
+		for k := range d {
+			d[k] = a[k] + b[k]
+		}
+	case opSub:
+		b := reg(in.b)[:len(d)]
+		for k := range d {
+			d[k] = a[k] - b[k]
+		}
+	case opMul:
+		b := reg(in.b)[:len(d)]
+		for k := range d {
+			d[k] = a[k] * b[k]
+		}
+	case opDiv:
+		b := reg(in.b)[:len(d)]
+		for k := range d {
+			d[k] = a[k] / b[k]
+		}
+	case opPow:
+		b := reg(in.b)[:len(d)]
+		for k := range d {
+			d[k] = math.Pow(a[k], b[k])
+		}
+	case opSinCos:
+		co, m := reg(in.b)[:len(d)], reg(in.m)[:len(d)]
+		for k := range d {
+			if x := a[k]; math.Float64bits(x) != math.Float64bits(m[k]) {
+				m[k] = x
+				d[k], co[k] = math.Sincos(x)
 			}
-		case opAdd:
-			b := reg(in.b)[:len(d)]
-			for k := range d {
-				d[k] = a[k] + b[k]
+		}
+	case opSin:
+		m := reg(in.m)[:len(d)]
+		for k := range d {
+			if x := a[k]; math.Float64bits(x) != math.Float64bits(m[k]) {
+				m[k] = x
+				d[k] = math.Sin(x)
 			}
-		case opSub:
-			b := reg(in.b)[:len(d)]
-			for k := range d {
-				d[k] = a[k] - b[k]
+		}
+	case opCos:
+		m := reg(in.m)[:len(d)]
+		for k := range d {
+			if x := a[k]; math.Float64bits(x) != math.Float64bits(m[k]) {
+				m[k] = x
+				d[k] = math.Cos(x)
 			}
-		case opMul:
-			b := reg(in.b)[:len(d)]
-			for k := range d {
-				d[k] = a[k] * b[k]
+		}
+	case opTan:
+		for k := range d {
+			d[k] = math.Tan(a[k])
+		}
+	case opAsin:
+		for k := range d {
+			d[k] = math.Asin(a[k])
+		}
+	case opAcos:
+		for k := range d {
+			d[k] = math.Acos(a[k])
+		}
+	case opAtan:
+		for k := range d {
+			d[k] = math.Atan(a[k])
+		}
+	case opAtan2:
+		b := reg(in.b)[:len(d)]
+		for k := range d {
+			d[k] = math.Atan2(a[k], b[k])
+		}
+	case opSqrt:
+		for k := range d {
+			d[k] = math.Sqrt(a[k])
+		}
+	case opExp:
+		for k := range d {
+			d[k] = math.Exp(a[k])
+		}
+	case opLog:
+		for k := range d {
+			d[k] = math.Log(a[k])
+		}
+	case opAbs:
+		for k := range d {
+			d[k] = math.Abs(a[k])
+		}
+	case opSign:
+		for k := range d {
+			switch {
+			case a[k] > 0:
+				d[k] = 1
+			case a[k] < 0:
+				d[k] = -1
+			default:
+				d[k] = a[k]
 			}
-		case opDiv:
-			b := reg(in.b)[:len(d)]
-			for k := range d {
-				d[k] = a[k] / b[k]
-			}
-		case opPow:
-			b := reg(in.b)[:len(d)]
-			for k := range d {
-				d[k] = math.Pow(a[k], b[k])
-			}
-		case opSinCos:
-			co, m := reg(in.b)[:len(d)], reg(in.m)[:len(d)]
-			for k := range d {
-				if x := a[k]; math.Float64bits(x) != math.Float64bits(m[k]) {
-					m[k] = x
-					d[k], co[k] = math.Sincos(x)
-				}
-			}
-		case opSin:
-			m := reg(in.m)[:len(d)]
-			for k := range d {
-				if x := a[k]; math.Float64bits(x) != math.Float64bits(m[k]) {
-					m[k] = x
-					d[k] = math.Sin(x)
-				}
-			}
-		case opCos:
-			m := reg(in.m)[:len(d)]
-			for k := range d {
-				if x := a[k]; math.Float64bits(x) != math.Float64bits(m[k]) {
-					m[k] = x
-					d[k] = math.Cos(x)
-				}
-			}
-		case opTan:
-			for k := range d {
-				d[k] = math.Tan(a[k])
-			}
-		case opAsin:
-			for k := range d {
-				d[k] = math.Asin(a[k])
-			}
-		case opAcos:
-			for k := range d {
-				d[k] = math.Acos(a[k])
-			}
-		case opAtan:
-			for k := range d {
-				d[k] = math.Atan(a[k])
-			}
-		case opAtan2:
-			b := reg(in.b)[:len(d)]
-			for k := range d {
-				d[k] = math.Atan2(a[k], b[k])
-			}
-		case opSqrt:
-			for k := range d {
-				d[k] = math.Sqrt(a[k])
-			}
-		case opExp:
-			for k := range d {
-				d[k] = math.Exp(a[k])
-			}
-		case opLog:
-			for k := range d {
-				d[k] = math.Log(a[k])
-			}
-		case opAbs:
-			for k := range d {
-				d[k] = math.Abs(a[k])
-			}
-		case opSign:
-			for k := range d {
-				switch {
-				case a[k] > 0:
-					d[k] = 1
-				case a[k] < 0:
-					d[k] = -1
-				default:
-					d[k] = a[k]
-				}
-			}
-		case opFloor:
-			for k := range d {
-				d[k] = math.Floor(a[k])
-			}
-		case opCeil:
-			for k := range d {
-				d[k] = math.Ceil(a[k])
-			}
-		case opMin:
-			b := reg(in.b)[:len(d)]
-			for k := range d {
-				d[k] = math.Min(a[k], b[k])
-			}
-		case opMax:
-			b := reg(in.b)[:len(d)]
-			for k := range d {
-				d[k] = math.Max(a[k], b[k])
-			}
-		case opHypot:
-			b := reg(in.b)[:len(d)]
-			for k := range d {
-				d[k] = math.Hypot(a[k], b[k])
-			}
+		}
+	case opFloor:
+		for k := range d {
+			d[k] = math.Floor(a[k])
+		}
+	case opCeil:
+		for k := range d {
+			d[k] = math.Ceil(a[k])
+		}
+	case opMin:
+		b := reg(in.b)[:len(d)]
+		for k := range d {
+			d[k] = math.Min(a[k], b[k])
+		}
+	case opMax:
+		b := reg(in.b)[:len(d)]
+		for k := range d {
+			d[k] = math.Max(a[k], b[k])
+		}
+	case opHypot:
+		b := reg(in.b)[:len(d)]
+		for k := range d {
+			d[k] = math.Hypot(a[k], b[k])
 		}
 	}
 }

@@ -168,8 +168,10 @@ func (e *Engine) Add(i int) error {
 	if _, dup := e.slot[i]; dup {
 		return fmt.Errorf("pointmass3d: engine %q already owns body %q", e.id, b.ID)
 	}
-	if b.Flight() == nil {
-		b.SetFlight(&space.Flight{})
+	f := b.Flight()
+	if f == nil {
+		f = &space.Flight{}
+		b.SetFlight(f)
 	}
 	mass := b.Mass
 	if mass <= 0 {
@@ -178,9 +180,9 @@ func (e *Engine) Add(i int) error {
 	o := object{
 		body: i, fp: b.Footprint(), mass: mass, h: b.Height,
 		pos: ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z}, yaw: b.Yaw,
-		vel:  ci.Vector3{X: b.Vel.X, Y: b.Vel.Y, Z: b.Flight().VelZ},
+		vel:  ci.Vector3{X: b.Vel.X, Y: b.Vel.Y, Z: f.VelZ},
 		rot:  b.AngVel,
-		mode: b.Flight().Mode, attached: b.Flight().Attached,
+		mode: f.Mode, attached: f.Attached,
 	}
 	o.startPos, o.startYaw = o.pos, o.yaw
 	b.Engine = int32(e.index)
@@ -224,8 +226,8 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 func (e *Engine) advance(o *object, dt, sub float64) {
 	b := &e.sp.Bodies[o.body]
 	var cmd space.Flight
-	if b.Flight() != nil {
-		cmd = *b.Flight()
+	if f := b.Flight(); f != nil {
+		cmd = *f
 	}
 	prevPos, prevYaw := o.pos, o.yaw
 	// Ceiling attachment overrides the set-points.
