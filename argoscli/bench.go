@@ -64,6 +64,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	window := fs.Float64("window", 0, "also print the mean wall ms per tick of every window of this many simulated seconds (60: minute 1 against minute 10)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the ticks (set-up excluded) of each configuration's last run to this file (with more than one configuration, its number is added before the extension)")
 	memProfile := fs.String("memprofile", "", "write a heap profile at the end of each configuration's last run to this file (numbered as --cpuprofile)")
+	memoryLimit := fs.String("memory-limit", "auto", "each run's Go soft memory limit (argos --memory-limit): auto, off or a size such as 2200MiB")
 	setupProfile := fs.String("setupprofile", "", "after each configuration's runs, build its experiment once more in this process (reading the file to the first tick) and write a CPU profile of that set-up to this file (numbered as --cpuprofile)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: argos bench [flags]\n\nRuns the scalability matrix and prints median loop seconds, robot-steps/s,\nreal-time factor, CPU usage (CPU s / wall s) and peak memory.\n\n")
@@ -84,6 +85,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	if *window < 0 {
 		fmt.Fprintf(stderr, "argos bench: --window %g: give simulated seconds, 0 for none\n", *window)
+		return 1
+	}
+	if _, err := softLimit(*memoryLimit, "", false, 0); err != nil {
+		fmt.Fprintf(stderr, "argos bench: %v\n", err)
 		return 1
 	}
 	if *density != "constant" && *density != "fixed" {
@@ -158,7 +163,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			if r == *runs-1 {
 				file = profiled
 			}
-			res, err := benchOnce(self, file, dir)
+			res, err := benchOnce(self, file, dir, *memoryLimit)
 			if err != nil {
 				fmt.Fprintf(stderr, "argos bench: %s: %v\n", c, err)
 				return 1
@@ -241,8 +246,8 @@ var (
 // benchController is the controller of the benchmark's robots.
 const benchController = "epuck_diffusion_controller"
 
-func benchOnce(self, file, dir string) (benchResult, error) {
-	cmd := exec.Command(self, "-z", "-c", file)
+func benchOnce(self, file, dir, memoryLimit string) (benchResult, error) {
+	cmd := exec.Command(self, "-z", "-c", file, "--memory-limit", memoryLimit)
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stderr = &out

@@ -126,6 +126,7 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 	fs.StringVar(&logLevel, "log-level", "info", "log `level`: debug, info, warn, error")
 	outs := &outputs{args: append([]string{"argos"}, args...), stderr: stderr}
 	outs.register(fs)
+	fs.StringVar(&outs.memoryLimit, "memory-limit", "auto", "Go's soft memory `limit` for the run: auto (unless GOMEMLIMIT is set, 1.5 x the heap after set-up + 128 MiB when that heap is 256 MiB or more), off, or a size such as 2200MiB")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: argos -c FILE.argos [-z] [--seed N] [--threads N] [--length S] [--viz web] [--out DIR] [--frames DIR] [--video FILE.mp4]\n       argos -q NAME|all\n       argos plot RUN_DIR\n       argos bench [flags]\n       argos new project|controller|behavior|loop-functions ...\n       argos emulate -c FILE -robot ID -b BOARD\n       argos robot build|deploy|check --model MODEL\n\n")
 		fs.PrintDefaults()
@@ -184,6 +185,10 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 			return 1
 		}
 		opt.Threads = &threads
+	}
+	if _, err := softLimit(outs.memoryLimit, "", false, 0); err != nil {
+		fmt.Fprintf(stderr, "argos: %v\n", err)
+		return 1
 	}
 	if set["length"] {
 		if length < 0 || math.IsNaN(length) || math.IsInf(length, 0) {
@@ -278,6 +283,12 @@ func runExperiment(ctx context.Context, file string, opt simulator.Options, log 
 		return err
 	}
 	setup := time.Since(start)
+	env, envSet := os.LookupEnv("GOMEMLIMIT")
+	lim, err := softLimit(outs.memoryLimit, env, envSet, heapInUse())
+	if err != nil {
+		return err
+	}
+	applySoftLimit(lim, log)
 	log.Infof("%s: %d robots, %d engines, %d threads, seed %d; set-up took %.3f s",
 		file, sim.NumRobots(), len(sim.Engines()), sim.Threads(), sim.Seed(), setup.Seconds())
 	loopStart := time.Now()

@@ -32,6 +32,7 @@ type outputs struct {
 	progress           string
 	progressEvery      time.Duration
 	length             *float64 // --length, when given
+	memoryLimit        string   // --memory-limit: auto, off or a size
 	vizAddrSet         bool     // --viz-addr was given
 	args               []string // the command line, for the run folder
 	stderr             io.Writer

@@ -1,0 +1,111 @@
+package argoscli
+
+import (
+	"math"
+	"os"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+func TestSoftLimitDecision(t *testing.T) {
+	const mib = 1 << 20
+	cases := []struct {
+		name, flag, env string
+		envSet          bool
+		heap            uint64
+		want            int64 // 0: leave the runtime's limit alone
+	}{
+		{"large run, no GOMEMLIMIT", "auto", "", false, 1400 * mib, 1400*mib + 700*mib + 128*mib},
+		{"default flag value is auto", "", "", false, 1000 * mib, 1000*mib + 500*mib + 128*mib},
+		{"the heap of the threshold", "auto", "", false, 256 * mib, 256*mib + 128*mib + 128*mib},
+		{"small run", "auto", "", false, 256*mib - 1, 0},
+		{"user's GOMEMLIMIT", "auto", "2200MiB", true, 1400 * mib, 0},
+		{"user's GOMEMLIMIT=off", "auto", "off", true, 1400 * mib, 0},
+		{"empty GOMEMLIMIT is still the user's", "auto", "", true, 1400 * mib, 0},
+		{"flag size wins over everything", "3GiB", "2200MiB", true, 1400 * mib, 3 << 30},
+		{"flag off", "off", "", false, 1400 * mib, math.MaxInt64},
+		{"flag off over GOMEMLIMIT", "off", "1GiB", true, 1400 * mib, math.MaxInt64},
+		{"plain bytes", "123456", "", false, 0, 123456},
+		{"huge heap does not overflow", "auto", "", false, math.MaxUint64 / 2, math.MaxInt64},
+	}
+	for _, c := range cases {
+		l, err := softLimit(c.flag, c.env, c.envSet, c.heap)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if l.bytes != c.want {
+			t.Errorf("%s: limit %d, want %d (%s)", c.name, l.bytes, c.want, l.why)
+		}
+		if l.why == "" {
+			t.Errorf("%s: no reason given", c.name)
+		}
+	}
+}
+
+func TestSoftLimitBadFlag(t *testing.T) {
+	for _, f := range []string{"lots", "2.5GiB", "-1MiB", "0", "2200MB", "99999999999TiB"} {
+		if _, err := softLimit(f, "", false, 0); err == nil || !strings.Contains(err.Error(), "--memory-limit") {
+			t.Errorf("--memory-limit %s: error %v; want one naming the flag", f, err)
+		}
+	}
+	code, _, stderr := runArgos(t, "-z", "-c", repo("experiments", "diffusion_1.argos"), "--memory-limit", "lots")
+	if code != 1 || !strings.Contains(stderr, "give auto, off or a size") {
+		t.Errorf("exit %d, stderr %q; want 1 and how to write the limit", code, stderr)
+	}
+}
+
+// TestRunSetsSoftLimit runs an experiment with the flag, with GOMEMLIMIT,
+// and with neither (a small run: the limit stays as it was).
+func TestRunSetsSoftLimit(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	t.Chdir(t.TempDir())
+	file := repo("experiments", "diffusion_1.argos")
+	run := func(args ...string) string {
+		t.Helper()
+		code, _, stderr := runArgos(t, append([]string{"-z", "-c", file, "--length", "0.2", "--log-level", "debug"}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		return stderr
+	}
+
+	debug.SetMemoryLimit(math.MaxInt64)
+	log := run("--memory-limit", "3GiB")
+	if got := debug.SetMemoryLimit(-1); got != 3<<30 {
+		t.Errorf("--memory-limit 3GiB: limit %d after the run", got)
+	}
+	if !strings.Contains(log, "soft memory limit set to 3072 MiB") {
+		t.Errorf("no debug line for the limit set: %s", log)
+	}
+
+	debug.SetMemoryLimit(5 << 30) // as GOMEMLIMIT=5GiB would have
+	t.Setenv("GOMEMLIMIT", "5GiB")
+	log = run()
+	if got := debug.SetMemoryLimit(-1); got != 5<<30 {
+		t.Errorf("GOMEMLIMIT=5GiB: limit %d after the run; the user's must stay", got)
+	}
+	if !strings.Contains(log, "soft memory limit left at 5120 MiB (GOMEMLIMIT=5GiB from the environment)") {
+		t.Errorf("no debug line for the user's limit: %s", log)
+	}
+
+	debug.SetMemoryLimit(math.MaxInt64)
+	t.Setenv("GOMEMLIMIT", "")
+	log = run("--memory-limit", "auto")
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("empty GOMEMLIMIT: limit %d after the run; the user's must stay", got)
+	}
+	if !strings.Contains(log, "soft memory limit left at none (GOMEMLIMIT= from the environment)") {
+		t.Errorf("no debug line: %s", log)
+	}
+
+	os.Unsetenv("GOMEMLIMIT") // t.Setenv restores it
+	log = run()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("small run without GOMEMLIMIT: limit %d after the run; want none", got)
+	}
+	if !strings.Contains(log, "soft memory limit left at none (heap after set-up") {
+		t.Errorf("no debug line: %s", log)
+	}
+}
