@@ -71,6 +71,35 @@ type InboxSizer interface {
 	InboxSize() (n, most int)
 }
 
+// InboxLister is implemented by messaging sensors (InboxReaders) that
+// hand out a robot's whole inbox at once, each message in the compact
+// form of [InboxEntry], in the inbox's order: [Topic] reads a swarm's
+// inboxes through it with one call per robot and tick, and reads the
+// entries one after the other rather than messages scattered over the
+// senders'. InboxEntries returns the inbox (entry i is message i of
+// InboxMessage) and the largest inbox delivered to any robot so far, as
+// [InboxSizer.InboxSize] does. The entries belong to the runtime and
+// are overwritten at the next tick.
+type InboxLister interface {
+	InboxEntries() (inbox []InboxEntry, most int)
+}
+
+// InboxSmall is the longest payload an [InboxEntry] holds itself.
+const InboxSmall = 24
+
+// InboxEntry is a message of an inbox as an [InboxLister] hands it out:
+// its topic, its sender, whether it was sent to this robot alone and,
+// when it is at most InboxSmall bytes long, its payload (Small[:N]). A
+// longer payload is read with InboxReader.InboxMessage. An entry takes
+// one cache line (64 bytes).
+type InboxEntry struct {
+	Topic   string
+	From    string
+	Small   [InboxSmall]byte
+	N       int32
+	Unicast bool
+}
+
 // TopicLister is implemented by messaging devices whose element lists
 // the topics they carry (<messaging topic="a,b"/>); an empty list means
 // every topic.
@@ -108,7 +137,7 @@ type Topic[T any] struct {
 	// what Received reads at every tick comes first, in 64 bytes: a
 	// swarm's robots read their topics one after the other, and a topic
 	// that spans fewer cache lines costs fewer misses
-	rd   InboxReader // rx, when it hands out messages one by one
+	ls   InboxLister // rx, when it hands out its inbox at once
 	got  []Received[T]
 	name string
 	bad  int32
@@ -124,6 +153,7 @@ type Topic[T any] struct {
 	// after the fields above: a robot that hears a few neighbours reads
 	// no memory of its own elsewhere
 	first [8]Received[T]
+	rd    InboxReader // rx, when it hands out messages one by one
 	tx    MessagingActuator
 	rx    MessagingSensor
 	codec Codec[T] // by value: one object less to reach per message
@@ -175,6 +205,9 @@ func NewTopic[T any](r Robot, name string) (*Topic[T], error) {
 		}
 		t.rd, _ = d.(InboxReader)
 		t.sz, _ = d.(InboxSizer)
+		if t.rd != nil {
+			t.ls, _ = d.(InboxLister)
+		}
 	}
 	if t.tx == nil && t.rx == nil {
 		return nil, fmt.Errorf("ci: robot %q: topic %q: messaging is %w for this controller; add <messaging implementation=\"default\"/> under <actuators> to send and under <sensors> to receive",
@@ -224,6 +257,16 @@ func (t *Topic[T]) SendTo(to string, v T) {
 func (t *Topic[T]) Received() []Received[T] {
 	t.got = t.got[:0]
 	t.bad = 0
+	if t.ls != nil {
+		inbox, most := t.ls.InboxEntries()
+		t.room(len(inbox), max(len(inbox), most))
+		for i := range inbox {
+			if e := &inbox[i]; sameString(e.Topic, t.name) {
+				t.takeEntry(e, i)
+			}
+		}
+		return t.got
+	}
 	if t.rd != nil {
 		var n, room int
 		if t.sz != nil {
@@ -235,20 +278,7 @@ func (t *Topic[T]) Received() []Received[T] {
 			n = t.rd.InboxLen()
 			room = n
 		}
-		if room > len(t.first) && room > t.moreCap {
-			// room for twice this inbox at once: a robot whose
-			// neighbourhood grows allocates a few times, not at every
-			// new largest inbox
-			t.more = make([]Received[T], 0, max(2*room, 16))
-			t.moreCap = cap(t.more)
-		}
-		// an inbox that fits is read into first, next to the fields
-		// above, whatever room more has
-		if n <= len(t.first) {
-			t.got = t.first[:0]
-		} else {
-			t.got = t.more[:0]
-		}
+		t.room(n, room)
 		for i := 0; i < n; i++ {
 			m, uni := t.rd.InboxMessage(i)
 			t.take(m, uni)
@@ -262,6 +292,62 @@ func (t *Topic[T]) Received() []Received[T] {
 		}
 	}
 	return t.got
+}
+
+// room makes room for room values when the topic has less, and points
+// got at the room for an inbox of n messages.
+func (t *Topic[T]) room(n, room int) {
+	if room > len(t.first) && room > t.moreCap {
+		// room for twice this inbox at once: a robot whose
+		// neighbourhood grows allocates a few times, not at every new
+		// largest inbox
+		t.more = make([]Received[T], 0, max(2*room, 16))
+		t.moreCap = cap(t.more)
+	}
+	// an inbox that fits is read into first, next to the fields above,
+	// whatever room more has
+	if n <= len(t.first) {
+		t.got = t.first[:0]
+	} else {
+		t.got = t.more[:0]
+	}
+}
+
+// sameString compares two strings, their data pointers first: a topic's
+// messages usually carry the very string the topic was made with.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
+
+// takeEntry decodes message i of the inbox, on the topic, from its
+// entry e into the next value.
+func (t *Topic[T]) takeEntry(e *InboxEntry, i int) {
+	if uint32(e.N) > InboxSmall {
+		m, uni := t.rd.InboxMessage(i)
+		t.take(m, uni)
+		return
+	}
+	if len(t.got) < cap(t.got) {
+		t.got = t.got[:len(t.got)+1] // keep the slices the old value holds
+	} else {
+		t.got = append(t.got, Received[T]{})
+	}
+	g := &t.got[len(t.got)-1]
+	if t.raw >= 0 && e.N == t.raw {
+		// Small lies at offset 32 of an entry, aligned for any T, and
+		// holds a whole T: loaded as a value, without memmove
+		if t.raw > 0 {
+			g.Value = *(*T)(unsafe.Pointer(&e.Small))
+		}
+		g.From, g.Unicast = e.From, e.Unicast
+		return
+	}
+	if err := t.codec.Decode(e.Small[:e.N:e.N], &g.Value); err != nil {
+		t.got = t.got[:len(t.got)-1]
+		t.bad++
+		return
+	}
+	g.From, g.Unicast = e.From, e.Unicast
 }
 
 // take decodes m into the next value when it is on the topic.

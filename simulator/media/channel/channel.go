@@ -96,6 +96,13 @@ type Channel struct {
 	count  []int32
 	out    []sharedMsg
 	nowOut []ci.Message
+	// the same deliveries as compact entries (ci.InboxLister): ent[p]
+	// is delivery refs[p], made from tab (this tick's messages, by
+	// index in out) and nowTab (those held until now, as nowOut), so
+	// that a robot reads its inbox as one run of memory
+	ent    []ci.InboxEntry
+	tab    []ci.InboxEntry
+	nowTab []ci.InboxEntry
 	stats  Stats
 	// inboxMax is the largest inbox delivered since the start
 	// (ci.InboxSizer)
@@ -503,6 +510,7 @@ func (c *Channel) receive() {
 		}
 	}
 	c.out = resize(c.out, len(c.msgs))
+	c.tab = resize(c.tab, len(c.msgs))
 	for _, k := range c.passed {
 		m, o := &c.msgs[k], &c.out[k]
 		p := m.Payload
@@ -511,6 +519,15 @@ func (c *Channel) receive() {
 			p = o.pay[:n:n]
 		}
 		o.m = ci.Message{Topic: m.Topic, From: c.state.Agents[m.From].ID, Payload: p}
+		setEntry(&c.tab[k], &o.m, m.To >= 0)
+	}
+}
+
+// setEntry makes e the compact entry of message m.
+func setEntry(e *ci.InboxEntry, m *ci.Message, unicast bool) {
+	*e = ci.InboxEntry{Topic: m.Topic, From: m.From, N: int32(len(m.Payload)), Unicast: unicast}
+	if len(m.Payload) <= len(e.Small) {
+		copy(e.Small[:], m.Payload)
 	}
 }
 
@@ -731,6 +748,10 @@ func (c *Channel) deliver(chunks int) {
 			}
 			c.nowOut = append(c.nowOut, m)
 		}
+		c.nowTab = resize(c.nowTab, len(c.nowOut))
+		for k := range c.nowOut {
+			setEntry(&c.nowTab[k], &c.nowOut[k], c.nowOut[k].To != "")
+		}
 		for _, p := range c.now.items {
 			c.count[p.to+1]++
 		}
@@ -771,6 +792,15 @@ func (c *Channel) deliver(chunks int) {
 				c.refs[c.count[f.to]] = f.msg
 				c.count[f.to]++
 			}
+		}
+	}
+	// and the entries, in the same order: each robot's in one run
+	c.ent = resize(c.ent, delivered)
+	for p, ref := range c.refs {
+		if ref >= 0 {
+			c.ent[p] = c.tab[ref&^unicastRef]
+		} else {
+			c.ent[p] = c.nowTab[-1-ref]
 		}
 	}
 	c.stats.Delivered += int64(delivered)
@@ -1007,6 +1037,16 @@ func (r *Receiver) InboxSize() (n, most int) {
 	return n, c.inboxMax
 }
 
+// InboxEntries implements ci.InboxLister: the robot's inbox as compact
+// entries, and the largest inbox the channel has delivered.
+func (r *Receiver) InboxEntries() ([]ci.InboxEntry, int) {
+	c := r.ch
+	if i := r.index; i+1 < len(c.at) {
+		return c.ent[c.at[i]:c.at[i+1]], c.inboxMax
+	}
+	return nil, c.inboxMax
+}
+
 // InboxMessage implements ci.InboxReader.
 func (r *Receiver) InboxMessage(i int) (*ci.Message, bool) {
 	c := r.ch
@@ -1036,6 +1076,7 @@ var (
 	_ ci.MessagingSensor   = (*Receiver)(nil)
 	_ ci.InboxReader       = (*Receiver)(nil)
 	_ ci.InboxSizer        = (*Receiver)(nil)
+	_ ci.InboxLister       = (*Receiver)(nil)
 )
 
 // UsesMobileIndex tells the simulator whether the channel queries the
