@@ -96,6 +96,20 @@ type Controller struct {
 	// of the period: the periodic Status, and asking again for a claim
 	// without news
 	sendAt, askAt uint32
+	block         blocker // the peer that kept the claim out last
+}
+
+// blocker is the peer whose last Status kept the claim made at tick
+// since (an agent makes one claim a tick at most) out at the last
+// mayEnter: 1+ its index in peers, 0 for none. Until a new Status of it
+// comes or tick till has passed, it keeps that claim out: a peer not
+// heard from stays near (the distance it may have driven only grows)
+// until forget ticks after its Status, and what it grants and holds
+// changes only with a new Status.
+type blocker struct {
+	peer  int
+	since uint32
+	till  int64
 }
 
 type params struct {
@@ -166,6 +180,7 @@ func (c *Controller) Reset() {
 	}
 	c.plan = [3]int16{-1, -1, -1}
 	clear(c.peers)
+	c.block = blocker{}
 	c.node = -1
 	if c.body != nil {
 		c.body.Reset()
@@ -271,27 +286,34 @@ func (c *Controller) hear() bool {
 	got := c.topic.Received()
 	c.heard = len(got) > 0
 	for i := range got {
-		s := &got[i].Value // not a copy of the value
-		if s.Agent == c.me {
-			continue
-		}
-		for int(s.Agent) >= len(c.peers) {
-			c.peers = append(c.peers, peer{})
-		}
-		p := &c.peers[s.Agent]
-		if p.heard && s.Tick < p.st.Tick {
-			continue // older than what it knows (a delayed message)
-		}
-		p.heard = true
-		p.st = peerStatus{Agent: s.Agent, Node: s.Node, Next: s.Next, Claim: s.Claim, Since: s.Since, Plan: s.Plan, Tick: s.Tick, X: s.X, Y: s.Y}
-		p.granted = false
-		for _, g := range s.Grants[:min(int(s.N), MaxGrants)] {
-			if g.Agent == c.me && g.Node == c.claim && g.Since == c.since {
-				p.granted = true
-			}
-		}
+		c.update(&got[i].Value) // not a copy of the value
 	}
 	return false
+}
+
+// update takes in a Status heard.
+func (c *Controller) update(s *Status) {
+	if s.Agent == c.me {
+		return
+	}
+	for int(s.Agent) >= len(c.peers) {
+		c.peers = append(c.peers, peer{})
+	}
+	p := &c.peers[s.Agent]
+	if p.heard && s.Tick < p.st.Tick {
+		return // older than what it knows (a delayed message)
+	}
+	if c.block.peer == int(s.Agent)+1 {
+		c.block.peer = 0
+	}
+	p.heard = true
+	p.st = peerStatus{Agent: s.Agent, Node: s.Node, Next: s.Next, Claim: s.Claim, Since: s.Since, Plan: s.Plan, Tick: s.Tick, X: s.X, Y: s.Y}
+	p.granted = false
+	for _, g := range s.Grants[:min(int(s.N), MaxGrants)] {
+		if g.Agent == c.me && g.Node == c.claim && g.Since == c.since {
+			p.granted = true
+		}
+	}
 }
 
 // near reports whether agent p might be within 1.5 spacings of the node
@@ -310,8 +332,14 @@ func (c *Controller) near(p *peer, nx, ny float64) bool {
 }
 
 // mayEnter reports whether every agent that might be near the claimed
-// node has granted the claim and none holds the node.
+// node has granted the claim and none holds the node. The peer that said
+// no last says no again until it is heard from or forgotten (see
+// blocker): an agent waiting for a claim asks at every message it hears,
+// most of them from agents that have nothing to do with the claim.
 func (c *Controller) mayEnter() bool {
+	if b := &c.block; b.peer > 0 && b.since == c.since && int64(c.tick) <= b.till {
+		return false
+	}
 	nx, ny := c.nodeXY(c.claim)
 	for i := range c.peers {
 		p := &c.peers[i]
@@ -319,6 +347,7 @@ func (c *Controller) mayEnter() bool {
 			continue
 		}
 		if !p.granted || p.st.Node == c.claim || p.st.Next == c.claim {
+			c.block = blocker{peer: i + 1, since: c.since, till: int64(p.st.Tick) + int64(c.params.forget)}
 			return false
 		}
 	}
