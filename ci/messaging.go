@@ -79,9 +79,12 @@ type InboxSizer interface {
 // senders'. InboxEntries returns the inbox (entry i is message i of
 // InboxMessage) and the largest inbox delivered to any robot so far, as
 // [InboxSizer.InboxSize] does. The entries belong to the runtime and
-// are overwritten at the next tick.
+// are overwritten at the next tick. InboxPayload returns the payload of
+// message i when it is too long for its entry (N > InboxSmall); it
+// belongs to the runtime too.
 type InboxLister interface {
 	InboxEntries() (inbox []InboxEntry, most int)
+	InboxPayload(i int) []byte
 }
 
 // InboxSmall is the longest payload an [InboxEntry] holds itself.
@@ -90,7 +93,7 @@ const InboxSmall = 24
 // InboxEntry is a message of an inbox as an [InboxLister] hands it out:
 // its topic, its sender, whether it was sent to this robot alone and,
 // when it is at most InboxSmall bytes long, its payload (Small[:N]). A
-// longer payload is read with InboxReader.InboxMessage. An entry takes
+// longer payload is read with InboxLister.InboxPayload. An entry takes
 // one cache line (64 bytes).
 type InboxEntry struct {
 	Topic   string
@@ -323,8 +326,7 @@ func sameString(a, b string) bool {
 // entry e into the next value.
 func (t *Topic[T]) takeEntry(e *InboxEntry, i int) {
 	if uint32(e.N) > InboxSmall {
-		m, uni := t.rd.InboxMessage(i)
-		t.take(m, uni)
+		t.takePayload(t.ls.InboxPayload(i), e.From, e.Unicast)
 		return
 	}
 	if len(t.got) < cap(t.got) {
@@ -355,29 +357,34 @@ func (t *Topic[T]) take(m *Message, unicast bool) {
 	if m.Topic != t.name {
 		return
 	}
+	t.takePayload(m.Payload, m.From, unicast)
+}
+
+// takePayload decodes a payload into the next value.
+func (t *Topic[T]) takePayload(payload []byte, from string, unicast bool) {
 	if len(t.got) < cap(t.got) {
 		t.got = t.got[:len(t.got)+1] // keep the slices the old value holds
 	} else {
 		t.got = append(t.got, Received[T]{})
 	}
 	g := &t.got[len(t.got)-1]
-	if t.raw >= 0 && len(m.Payload) == int(t.raw) {
+	if t.raw >= 0 && len(payload) == int(t.raw) {
 		// Decode's first case, without the call; a payload aligned for T
 		// (the simulator's are) is loaded as a T, without memmove
-		if p := unsafe.Pointer(unsafe.SliceData(m.Payload)); t.raw > 0 && uintptr(p)%unsafe.Alignof(g.Value) == 0 {
+		if p := unsafe.Pointer(unsafe.SliceData(payload)); t.raw > 0 && uintptr(p)%unsafe.Alignof(g.Value) == 0 {
 			g.Value = *(*T)(p)
 		} else {
-			copy(unsafe.Slice((*byte)(unsafe.Pointer(&g.Value)), t.raw), m.Payload)
+			copy(unsafe.Slice((*byte)(unsafe.Pointer(&g.Value)), t.raw), payload)
 		}
-		g.From, g.Unicast = m.From, unicast
+		g.From, g.Unicast = from, unicast
 		return
 	}
-	if err := t.codec.Decode(m.Payload, &g.Value); err != nil {
+	if err := t.codec.Decode(payload, &g.Value); err != nil {
 		t.got = t.got[:len(t.got)-1]
 		t.bad++
 		return
 	}
-	g.From, g.Unicast = m.From, unicast
+	g.From, g.Unicast = from, unicast
 }
 
 // Malformed returns the number of payloads the last Received skipped

@@ -210,3 +210,85 @@ func TestTopicMakesRoomForTheLargestInbox(t *testing.T) {
 		}
 	}
 }
+
+// listedInbox is an InboxLister over fixed messages: their entries, with
+// the payloads longer than an entry's given by InboxPayload.
+type listedInbox struct {
+	inboxAt
+	entries []ci.InboxEntry
+	most    int
+	long    int // InboxPayload calls
+}
+
+func newListedInbox(msgs ...ci.Message) *listedInbox {
+	in := &listedInbox{inboxAt: msgs}
+	for _, m := range msgs {
+		e := ci.InboxEntry{Topic: m.Topic, From: m.From, N: int32(len(m.Payload)), Unicast: m.To != ""}
+		copy(e.Small[:], m.Payload)
+		in.entries = append(in.entries, e)
+	}
+	return in
+}
+
+func (in *listedInbox) InboxEntries() ([]ci.InboxEntry, int) { return in.entries, in.most }
+func (in *listedInbox) InboxPayload(i int) []byte {
+	in.long++
+	return in.inboxAt[i].Payload
+}
+
+// A Topic over an InboxLister reads the values from the entries, asks
+// for the payloads too long for them, skips the other topics and counts
+// the payloads that do not decode, in the inbox's order.
+func TestTopicReadsListedEntries(t *testing.T) {
+	type wide struct {
+		A, B, C, D float64
+	}
+	wenc, _ := ci.NewCodec[wide]()
+	penc, _ := ci.NewCodec[rawPoint]()
+	w1, w2 := wide{1, 2, 3, 4}, wide{-1, 0.5, 8, 1e9}
+	p1 := rawPoint{X: 1, Y: 2, N: 3}
+	in := newListedInbox(
+		ci.Message{Topic: "w", From: "a", Payload: wenc.Append(nil, &w1)},
+		ci.Message{Topic: "p", From: "b", Payload: penc.Append(nil, &p1)},
+		ci.Message{Topic: "w", From: "c", To: "r", Payload: wenc.Append(nil, &w2)},
+		ci.Message{Topic: "w", From: "d", Payload: []byte{1, 2, 3}},
+	)
+	r := citest.NewRobot("r", 1).AddSensor(ci.TagMessaging, in)
+	tw, err := ci.NewTopic[wide](r, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, _ := ci.NewTopic[rawPoint](r, "p")
+	got := tw.Received()
+	if len(got) != 2 || got[0].Value != w1 || got[0].From != "a" || got[0].Unicast ||
+		got[1].Value != w2 || got[1].From != "c" || !got[1].Unicast || tw.Malformed() != 1 {
+		t.Errorf("topic w received %+v, %d malformed; want a's and c's values (c's unicast), 1 malformed", got, tw.Malformed())
+	}
+	if in.long != 2 {
+		t.Errorf("%d payloads asked with InboxPayload, want the 2 longer than %d bytes", in.long, ci.InboxSmall)
+	}
+	if got := tp.Received(); len(got) != 1 || got[0].Value != p1 || got[0].From != "b" || in.long != 2 {
+		t.Errorf("topic p received %+v (%d payloads asked in all), want b's point from its entry", got, in.long)
+	}
+}
+
+// Reading a listed inbox allocates nothing once the topic has made room
+// for the largest inbox.
+func TestTopicReadsListedEntriesWithoutAllocating(t *testing.T) {
+	p := rawPoint{X: 1}
+	penc, _ := ci.NewCodec[rawPoint]()
+	var msgs []ci.Message
+	for k := 0; k < 30; k++ {
+		msgs = append(msgs, ci.Message{Topic: "p", From: "b", Payload: penc.Append(nil, &p)})
+	}
+	in := newListedInbox(msgs...)
+	r := citest.NewRobot("r", 1).AddSensor(ci.TagMessaging, in)
+	tp, _ := ci.NewTopic[rawPoint](r, "p")
+	tp.Received()
+	if a := testing.AllocsPerRun(10, func() { tp.Received() }); a != 0 {
+		t.Errorf("%v allocations per Received", a)
+	}
+	if n := len(tp.Received()); n != 30 {
+		t.Errorf("%d values, want 30", n)
+	}
+}

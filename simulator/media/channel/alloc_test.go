@@ -146,9 +146,9 @@ func TestQuietTicks(t *testing.T) {
 	}
 }
 
-// A shared message and its payload fill one pair of cache lines.
-func TestSharedMessageSize(t *testing.T) {
-	if s := unsafe.Sizeof(sharedMsg{}); s != 128 {
-		t.Errorf("a sharedMsg takes %d bytes, want 128: adjust its padding to ci.Message's size", s)
+// An inbox entry fills one cache line.
+func TestInboxEntrySize(t *testing.T) {
+	if s := unsafe.Sizeof(ci.InboxEntry{}); s != 64 {
+		t.Errorf("a ci.InboxEntry takes %d bytes, want 64: adjust ci.InboxSmall", s)
 	}
 }

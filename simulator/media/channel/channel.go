@@ -87,22 +87,24 @@ type Channel struct {
 	free     []*slot
 	now      *slot // the slot of this tick: the inbox reads its arena
 	// the deliveries of this tick, by receiver: member i's are
-	// refs[at[i]:at[i+1]], each an index in out (with unicastRef set
+	// refs[at[i]:at[i+1]], each an index in msgs (with unicastRef set
 	// for a unicast) or -1-k for nowOut[k], a message held until now
-	// (one for all its receivers); out[k] is message k as receivers get
-	// it, To excepted
+	// (one for all its receivers)
 	refs   []int32
 	at     []int32
 	count  []int32
-	out    []sharedMsg
 	nowOut []ci.Message
 	// the same deliveries as compact entries (ci.InboxLister): ent[p]
-	// is delivery refs[p], made from tab (this tick's messages, by
-	// index in out) and nowTab (those held until now, as nowOut), so
-	// that a robot reads its inbox as one run of memory
+	// is delivery refs[p], made from tab (this tick's messages, as
+	// msgs) and nowTab (those held until now, as nowOut), so that a
+	// robot reads its inbox as one run of memory. Payloads too long for
+	// an entry are copied to big, message k's at bigAt[k] (the overflow
+	// they were sent from is reused by the next control step)
 	ent    []ci.InboxEntry
 	tab    []ci.InboxEntry
 	nowTab []ci.InboxEntry
+	big    []byte
+	bigAt  []int32
 	stats  Stats
 	// inboxMax is the largest inbox delivered since the start
 	// (ci.InboxSizer)
@@ -136,16 +138,6 @@ type Stats struct {
 	// delivered to five robots counts five); Dropped counts messages and
 	// deliveries a stage dropped.
 	Sent, Delivered, Dropped int64
-}
-
-// sharedMsg is a message as its receivers get it, with its payload next
-// to it when the payload fits: a receiver reads the message and the
-// payload from one pair of cache lines (128 bytes, the pairs the
-// hardware fetches together), not from two places.
-type sharedMsg struct {
-	m   ci.Message
-	pay [smallPayload]byte
-	_   [128 - 72 - smallPayload]byte
 }
 
 // heldMsg is a message a Receive stage holds until tick due.
@@ -326,32 +318,26 @@ func (c *Channel) Members() []*Member { return c.members }
 // Stats returns the counts since the start.
 func (c *Channel) Stats() Stats { return c.stats }
 
-// refsOf returns member i's deliveries of the last Update.
-func (c *Channel) refsOf(i int) []int32 {
-	if i+1 >= len(c.at) {
-		return nil
-	}
-	return c.refs[c.at[i]:c.at[i+1]]
-}
-
-// message returns delivery ref: the message (shared, To left empty) and
-// whether it was a unicast.
-func (c *Channel) message(ref int32) (*ci.Message, bool) {
-	if ref < 0 {
-		m := &c.nowOut[-1-ref]
-		return m, m.To != ""
-	}
-	return &c.out[ref&^unicastRef].m, ref&unicastRef != 0
-}
-
-// Inbox appends what the member received at the last Update to buf.
+// Inbox appends what the member received at the last Update to buf:
+// views of the channel's deliveries, whose payloads are the channel's
+// until its next Update.
 func (m *Member) Inbox(buf []ci.Message) []ci.Message {
-	for _, ref := range m.ch.refsOf(m.index) {
-		msg, uni := m.ch.message(ref)
-		buf = append(buf, *msg)
-		if uni {
-			buf[len(buf)-1].To = m.Robot.ID
+	c := m.ch
+	if m.index+1 >= len(c.at) {
+		return buf
+	}
+	for p := c.at[m.index]; p < c.at[m.index+1]; p++ {
+		e := &c.ent[p]
+		msg := ci.Message{Topic: e.Topic, From: e.From}
+		if e.Unicast {
+			msg.To = m.Robot.ID
 		}
+		if int(e.N) <= len(e.Small) {
+			msg.Payload = e.Small[:e.N:e.N]
+		} else {
+			msg.Payload = c.payload(int(p))
+		}
+		buf = append(buf, msg)
 	}
 	return buf
 }
@@ -509,26 +495,27 @@ func (c *Channel) receive() {
 			c.passed = append(c.passed, int32(k))
 		}
 	}
-	c.out = resize(c.out, len(c.msgs))
 	c.tab = resize(c.tab, len(c.msgs))
+	c.bigAt = resize(c.bigAt, len(c.msgs))
+	c.big = c.big[:0]
 	for _, k := range c.passed {
-		m, o := &c.msgs[k], &c.out[k]
-		p := m.Payload
-		if len(p) <= len(o.pay) {
-			n := copy(o.pay[:], p)
-			p = o.pay[:n:n]
+		m := &c.msgs[k]
+		if setEntry(&c.tab[k], m.Topic, c.state.Agents[m.From].ID, m.Payload, m.To >= 0) {
+			// at an offset aligned for any value, which a Topic then
+			// loads without copying byte by byte
+			off := (len(c.big) + 7) &^ 7
+			c.big = append(c.big[:len(c.big)], make([]byte, off-len(c.big))...)
+			c.bigAt[k] = int32(off)
+			c.big = append(c.big, m.Payload...)
 		}
-		o.m = ci.Message{Topic: m.Topic, From: c.state.Agents[m.From].ID, Payload: p}
-		setEntry(&c.tab[k], &o.m, m.To >= 0)
 	}
 }
 
-// setEntry makes e the compact entry of message m.
-func setEntry(e *ci.InboxEntry, m *ci.Message, unicast bool) {
-	*e = ci.InboxEntry{Topic: m.Topic, From: m.From, N: int32(len(m.Payload)), Unicast: unicast}
-	if len(m.Payload) <= len(e.Small) {
-		copy(e.Small[:], m.Payload)
-	}
+// setEntry makes e the compact entry of a message and says whether its
+// payload is too long for it.
+func setEntry(e *ci.InboxEntry, topic, from string, payload []byte, unicast bool) bool {
+	*e = ci.InboxEntry{Topic: topic, From: from, N: int32(len(payload)), Unicast: unicast}
+	return copy(e.Small[:], payload) < len(payload)
 }
 
 // hold keeps message m at stage s for n ticks, with a copy of its
@@ -749,8 +736,8 @@ func (c *Channel) deliver(chunks int) {
 			c.nowOut = append(c.nowOut, m)
 		}
 		c.nowTab = resize(c.nowTab, len(c.nowOut))
-		for k := range c.nowOut {
-			setEntry(&c.nowTab[k], &c.nowOut[k], c.nowOut[k].To != "")
+		for k, m := range c.nowOut {
+			setEntry(&c.nowTab[k], m.Topic, m.From, m.Payload, m.To != "")
 		}
 		for _, p := range c.now.items {
 			c.count[p.to+1]++
@@ -1047,10 +1034,32 @@ func (r *Receiver) InboxEntries() ([]ci.InboxEntry, int) {
 	return nil, c.inboxMax
 }
 
-// InboxMessage implements ci.InboxReader.
+// InboxPayload implements ci.InboxLister: the payload of message i of
+// the inbox, when too long for its entry.
+func (r *Receiver) InboxPayload(i int) []byte {
+	return r.ch.payload(int(r.ch.at[r.index]) + i)
+}
+
+// payload returns the payload of delivery p.
+func (c *Channel) payload(p int) []byte {
+	n := c.ent[p].N
+	if ref := c.refs[p]; ref < 0 {
+		return c.nowOut[-1-ref].Payload
+	} else if int(n) <= len(c.ent[p].Small) {
+		return c.ent[p].Small[:n:n]
+	} else {
+		off := c.bigAt[ref&^unicastRef]
+		return c.big[off : off+n : off+n]
+	}
+}
+
+// InboxMessage implements ci.InboxReader: message i of the inbox's
+// copy (Inbox), made at the first call of the tick. A Topic reads its
+// messages from InboxEntries and asks here only for payloads too long
+// for an entry.
 func (r *Receiver) InboxMessage(i int) (*ci.Message, bool) {
-	c := r.ch
-	return c.message(c.refs[int(c.at[r.index])+i])
+	m := &r.Inbox()[i]
+	return m, m.To != ""
 }
 
 // Update implements the simulator's Sensor: the channel has delivered

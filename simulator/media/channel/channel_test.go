@@ -37,6 +37,20 @@ type heard struct {
 	from       string
 	unicast    bool
 	size       int
+	// intact: the payload holds what the talker put past its first 8
+	// bytes
+	intact bool
+}
+
+// intact says whether payload p holds byte(i) at each index i >= 8, as
+// talkers send.
+func intact(p []byte) bool {
+	for i := 8; i < len(p); i++ {
+		if p[i] != byte(i) {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *talker) Init(r ci.Robot, p ci.Params) error {
@@ -61,7 +75,7 @@ func (c *talker) Init(r ci.Robot, p ci.Params) error {
 func (c *talker) ControlStep() {
 	c.tick++
 	for _, m := range c.topic.Received() {
-		c.log = append(c.log, heard{tick: c.tick, sent: int(binary.LittleEndian.Uint32(m.Value)), from: m.From, unicast: m.Unicast, size: len(m.Value)})
+		c.log = append(c.log, heard{tick: c.tick, sent: int(binary.LittleEndian.Uint32(m.Value)), from: m.From, unicast: m.Unicast, size: len(m.Value), intact: intact(m.Value)})
 	}
 	if c.tick%c.every != 0 {
 		return
@@ -244,6 +258,48 @@ func TestDelay(t *testing.T) {
 		for _, h := range log {
 			if h.tick != h.sent+1+d {
 				t.Errorf("delay %d: sent at %d, received at %d", d, h.sent, h.tick)
+			}
+		}
+	}
+}
+
+// Payloads of every size arrive whole, held or not, broadcast or
+// unicast: short ones in the inbox entries, longer ones beside them,
+// alike through a Topic and through the sensor's Inbox.
+func TestPayloadSizes(t *testing.T) {
+	robots := map[string][2]float64{"ep0": {0, 0}, "ep1": {0.3, 0}}
+	codec, _ := ci.NewCodec[[]byte]()
+	for _, stages := range []string{``, `<delay ticks="2"/>`} {
+		// the wire encoding of a []byte adds its length (a byte here)
+		for _, size := range []int{8, ci.InboxSmall - 1, ci.InboxSmall, 32, 200} {
+			sim := experiment(t, stages, fmt.Sprintf(`bytes="%d" to="ep1" count="2"`, size), robots, "", 0)
+			ep1 := theChannel(t, sim).Members()[1]
+			for step := 1; step <= 6; step++ {
+				run(t, sim, 1)
+				for _, m := range ep1.Inbox(nil) {
+					var v []byte
+					err := codec.Decode(m.Payload, &v)
+					if err != nil || len(v) != size || !intact(v) || m.From != "ep0" || m.Topic != "t" {
+						t.Fatalf("%q, %d bytes, step %d: Inbox holds %q from %q, %d bytes (intact: %v, %v)", stages, size, step, m.Topic, m.From, len(v), intact(v), err)
+					}
+				}
+			}
+			log := logOf(sim, "ep1")
+			uni := 0
+			for _, h := range log {
+				if h.size != size || !h.intact || h.from != "ep0" {
+					t.Fatalf("%q, %d bytes: received %+v", stages, size, h)
+				}
+				if h.unicast {
+					uni++
+				}
+			}
+			want := 4 * 5 // a broadcast and a unicast, twice, from steps 1-5
+			if stages != "" {
+				want = 4 * 3 // from steps 1-3
+			}
+			if len(log) != want || 2*uni != want {
+				t.Errorf("%q, %d bytes: %d messages (%d unicast) in 6 steps, want %d (half unicast)", stages, size, len(log), uni, want)
 			}
 		}
 	}
