@@ -21,6 +21,30 @@ type Controller interface {
 	Destroy() error
 }
 
+// ConcurrentInit is implemented by a controller whose Init may run at the
+// same time as the Init of other robots' controllers, on other goroutines:
+// a runtime that sets up many robots (the simulator, with a million of
+// them) may then call their Init in parallel. The method itself does
+// nothing; implementing it is the promise that Init
+//
+//   - reads only what it is given (its Robot, with its devices and random
+//     stream, and its Params, which the robots of one controller entry
+//     share and whose reads are safe for concurrent use) and writes only its
+//     own controller and its own robot's devices;
+//   - writes no package-level variable and no value shared with other
+//     controllers, unless that value guards itself (a sync.Once, a lock);
+//   - gives the same controller whatever the order in which the robots are
+//     set up, so that the same seed still gives the same results.
+//
+// A controller without the method has its robots' Init called one after
+// the other, in robot order. With or without it, a runtime reports the
+// first failing robot's error in robot order; the runtimes may always call
+// Init one robot at a time.
+type ConcurrentInit interface {
+	Controller
+	ConcurrentInit()
+}
+
 // Robot is the handle a controller receives at Init: its identity, its
 // random stream and its devices, looked up by their XML tag.
 //

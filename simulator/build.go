@@ -745,8 +745,10 @@ func (s *Simulator) assignEngine(i int) error {
 // robots one after the other: the devices made by their factories, robot
 // after robot (devicePlan); then the clones of the first robot's
 // devices.Cloner devices that the others get, on the run's threads, each
-// robot's written into its own lists; then the controllers and their
-// Init, robot after robot. A robot whose devices cannot be made stops the
+// robot's written into its own lists; then the controllers, robot after
+// robot, and their Init (on the run's threads for ci.ConcurrentInit
+// controllers, see initConcurrent; robot after robot for the others). A
+// robot whose devices cannot be made stops the
 // first pass; the robots before it still get their controllers first, so
 // that the error reported is the first robot's, as when robots were built
 // one by one.
@@ -768,6 +770,12 @@ func (s *Simulator) buildControllers(ctx context.Context) error {
 	if err := s.cloneDevices(s.robots[:built], plans); err != nil {
 		return err
 	}
+	// The controllers are made in robot order on this goroutine (a
+	// factory or a medium hosting controllers promises nothing about
+	// concurrency), then Init'ed: on the run's threads for controllers
+	// that are ci.ConcurrentInit, one after the other in robot order for
+	// the others.
+	concurrent := false
 	for k, r := range s.robots[:built] {
 		if k%1024 == 0 {
 			if err := interrupted(ctx); err != nil {
@@ -775,14 +783,34 @@ func (s *Simulator) buildControllers(ctx context.Context) error {
 			}
 		}
 		c := r.entry
-		p, ok := tracked[c.ID]
-		if !ok {
-			p = c.Params.Track()
-			tracked[c.ID] = p
+		if _, ok := tracked[c.ID]; !ok {
+			tracked[c.ID] = c.Params.Track()
 		}
-		if err := s.startController(r, plans[planKey{c, r.Model}].factory, p); err != nil {
-			return err
+		r.ctrl = s.hostedController(r, c, plans[planKey{c, r.Model}].factory) // media_remote.go
+		_, ok := r.ctrl.(ci.ConcurrentInit)
+		concurrent = concurrent || ok
+	}
+	initErr, first := error(nil), built // the first robot whose Init failed
+	if concurrent {
+		first, initErr = s.initConcurrent(ctx, s.robots[:built], tracked)
+	}
+	for k, r := range s.robots[:first] {
+		if _, ok := r.ctrl.(ci.ConcurrentInit); ok {
+			continue
 		}
+		if err := s.startController(r, tracked[r.entry.ID]); err != nil {
+			first, initErr = k, err
+			break
+		}
+	}
+	if initErr != nil {
+		// Close destroys the controllers whose Init ran, and only those.
+		for _, r := range s.robots[first:built] {
+			if _, ok := r.ctrl.(ci.ConcurrentInit); !ok {
+				r.ctrl = nil
+			}
+		}
+		return initErr
 	}
 	if devErr != nil {
 		return devErr
@@ -815,6 +843,48 @@ type devicePlan struct {
 	factory    func() ci.Controller
 }
 
+// initConcurrent calls the Init of the robots' controllers that are
+// ci.ConcurrentInit, in chunks on the run's threads (a chunk stops at its
+// first error). It returns the error of the first robot, in robot order,
+// whose Init failed, and that robot's position in robots (len(robots) if
+// none failed).
+func (s *Simulator) initConcurrent(ctx context.Context, robots []*robot, tracked map[string]ci.Params) (int, error) {
+	const chunk = 1024
+	type failure struct {
+		err error
+		at  int
+	}
+	bad := make([]failure, (len(robots)+chunk-1)/chunk)
+	s.pool.Run(len(bad), func(j int) {
+		end := min((j+1)*chunk, len(robots))
+		k := j * chunk
+		if err := interrupted(ctx); err != nil {
+			bad[j] = failure{err, k}
+		}
+		for ; k < end && bad[j].err == nil; k++ {
+			r := robots[k]
+			if _, ok := r.ctrl.(ci.ConcurrentInit); !ok {
+				continue
+			}
+			if err := s.startController(r, tracked[r.entry.ID]); err != nil {
+				bad[j] = failure{err, k}
+			}
+		}
+		// Close destroys the controllers whose Init ran, and only those.
+		for ; k < end; k++ {
+			if _, ok := robots[k].ctrl.(ci.ConcurrentInit); ok {
+				robots[k].ctrl = nil
+			}
+		}
+	})
+	for _, f := range bad {
+		if f.err != nil {
+			return f.at, f.err
+		}
+	}
+	return len(robots), nil
+}
+
 // buildController builds the devices of robot r and its controller, and
 // calls the controller's Init with params (the controller entry's own when
 // they are empty).
@@ -823,7 +893,8 @@ func (s *Simulator) buildController(r *robot, params ci.Params) error {
 	if err := s.buildDevices(r, plans); err != nil {
 		return err
 	}
-	return s.startController(r, plans[planKey{r.entry, r.Model}].factory, params)
+	r.ctrl = s.hostedController(r, r.entry, plans[planKey{r.entry, r.Model}].factory) // media_remote.go
+	return s.startController(r, params)
 }
 
 // buildDevices finds robot r's controller entry and makes the devices of
@@ -953,12 +1024,11 @@ func cloneFor(r *robot, plan *devicePlan) error {
 	return nil
 }
 
-// startController makes robot r's controller with factory (unless a
-// medium hosts it) and calls its Init with params (the controller entry's
-// own when they are empty).
-func (s *Simulator) startController(r *robot, factory func() ci.Controller, params ci.Params) error {
+// startController calls the Init of robot r's controller, made already,
+// with params (the controller entry's own when they are empty); a robot
+// whose Init fails is left without a controller.
+func (s *Simulator) startController(r *robot, params ci.Params) error {
 	c := r.entry
-	r.ctrl = s.hostedController(r, c, factory) // media_remote.go
 	if params.Name == "" {
 		params = c.Params
 	}

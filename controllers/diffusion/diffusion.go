@@ -72,7 +72,12 @@ type ownRing struct {
 
 func (o *ownRing) Directions() ([]float64, []ci.Vector2) { return o.angles, o.dirs }
 
-var _ ci.Controller = (*Controller)(nil)
+var _ ci.ConcurrentInit = (*Controller)(nil)
+
+// ConcurrentInit tells the runtimes that Init may run for many robots at
+// once: it reads its robot's devices and params and writes only the
+// controller.
+func (*Controller) ConcurrentInit() {}
 
 // New returns a controller that Init has still to set up.
 func New() *Controller { return &Controller{} }
