@@ -2,6 +2,7 @@ package channel
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -638,6 +639,9 @@ func (c *Channel) forward(m *Message, buf []fwd) []fwd {
 	// drop the others
 	p := c.pos[m.From]
 	r2 := c.rng.r2
+	if c.plain && len(c.losses) <= maxPlainLosses {
+		return c.forwardNear(m, buf)
+	}
 	if c.plain {
 		for _, j := range c.nbr[c.nbrAt[m.From]:c.nbrAt[m.From+1]] {
 			q := c.pos[j]
@@ -683,6 +687,53 @@ func (c *Channel) forwardTo(m *Message, to int, buf []fwd, inRange bool) []fwd {
 		ref |= unicastRef
 	}
 	return append(buf, fwd{to: int32(to), msg: ref, hold: min(hold, maxHold)})
+}
+
+// maxPlainLosses is the most loss stages forwardNear draws for.
+const maxPlainLosses = 4
+
+// forwardNear is forwardPlain for all of a broadcast's candidates in
+// the tightest range, with what the draws share made once per message:
+// Rand(to, salt) is mix(mix(base^salt)+to) < p, and the float compare
+// an integer one.
+func (c *Channel) forwardNear(m *Message, buf []fwd) []fwd {
+	var seed [maxPlainLosses]uint64
+	var below [maxPlainLosses]uint64
+	nl := 0
+	for k := range c.losses {
+		if l := &c.losses[k]; l.p > 0 {
+			seed[nl], below[nl] = mix(m.base^l.salt), drawBelow(l.p)
+			nl++
+		}
+	}
+	p := c.pos[m.From]
+	r2 := c.rng.r2
+	from, key, hold := m.From, m.key, c.plainHold
+	for _, j := range c.nbr[c.nbrAt[from]:c.nbrAt[from+1]] {
+		q := c.pos[j]
+		if dx, dy := q.X-p.X, q.Y-p.Y; dx*dx+dy*dy > r2 {
+			continue
+		}
+		f := c.flags[j]
+		if int(j) == from || f&agentLive == 0 || f&agentFilters != 0 && !slices.Contains(c.members[j].topics, m.Topic) {
+			continue
+		}
+		h := hold
+		for k := 0; k < nl; k++ {
+			if mix(seed[k]+uint64(j))>>11 < below[k] {
+				h = -1
+				break
+			}
+		}
+		buf = append(buf, fwd{to: j, msg: key, hold: h})
+	}
+	return buf
+}
+
+// drawBelow returns the integer b for which a draw of Rand, made of
+// the top 53 bits x of a hash as x/2^53, is below p exactly when x < b.
+func drawBelow(p float64) uint64 {
+	return uint64(math.Ceil(p * (1 << 53)))
 }
 
 // forwardPlain is forwardTo for a broadcast within the tightest range

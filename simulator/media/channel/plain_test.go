@@ -3,6 +3,7 @@ package channel
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -23,8 +24,16 @@ func (serialRun) Run(n int, job func(int)) {
 // exactly what the stages' Forward calls deliver: the same inboxes, tick
 // after tick, and the same counts.
 func TestPlainForwardingAsStages(t *testing.T) {
+	// two losses (forwardNear), and more than it draws for (forwardPlain)
+	for _, stages := range []string{`<loss probability="0.3"/><delay ticks="2"/><loss probability="0.2"/>`,
+		strings.Repeat(`<loss probability="0.1"/>`, maxPlainLosses) + `<delay ticks="1"/><loss probability="0.05"/>`} {
+		plainAsStages(t, stages)
+	}
+}
+
+func plainAsStages(t *testing.T, stages string) {
 	run := func(plain bool) ([]string, Stats) {
-		root, err := config.ParseTree("c.argos", []byte(`<channel id="radio"><range radius="1"/><loss probability="0.3"/><delay ticks="2"/><loss probability="0.2"/></channel>`))
+		root, err := config.ParseTree("c.argos", []byte(`<channel id="radio"><range radius="1"/>`+stages+`</channel>`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,6 +75,6 @@ func TestPlainForwardingAsStages(t *testing.T) {
 	inline, st1 := run(true)
 	staged, st2 := run(false)
 	if len(inline) == 0 || !slices.Equal(inline, staged) || st1 != st2 {
-		t.Fatalf("inline forwarding: %d deliveries, %+v; through the stages: %d, %+v", len(inline), st1, len(staged), st2)
+		t.Fatalf("%s: inline forwarding: %d deliveries, %+v; through the stages: %d, %+v", stages, len(inline), st1, len(staged), st2)
 	}
 }
