@@ -41,6 +41,15 @@ type leg struct {
 	// for ever) and the last heading error
 	div, lastE float64
 	driving    bool // facing the goal: w = 0
+	// cruising: drive set (MaxV, 0) last, under the limits whose bits
+	// are limits; cruise is what Set kept of it and slow2 the squared
+	// distance below which the speed falls. While the commands are still
+	// those, a tick of the straight part farther than that would set
+	// them again: FollowLeg skips drive's arithmetic and Set's clamps.
+	cruising bool
+	limits   [2]uint64
+	cruise   [2]uint64
+	slow2    float64
 }
 
 // New finds the devices of r and the states and controls of a unicycle
@@ -157,6 +166,10 @@ func (b *Body) FollowLeg(gx, gy, tol, h float64) bool {
 		// the goal is ahead and on the line, or the agent turns again
 		along, off := dx*l.ux+dy*l.uy, dx*l.uy-dy*l.ux
 		if along > 0 && off < legOff && off > -legOff {
+			if l.cruising && d2 >= l.slow2 && b.set && b.sent == l.cruise &&
+				l.limits == [2]uint64{math.Float64bits(b.MaxV), math.Float64bits(b.MaxW)} {
+				return false // drive would set (MaxV, 0), which Set holds already
+			}
 			b.drive(d2)
 			return false
 		}
@@ -190,10 +203,16 @@ func (b *Body) FollowLeg(gx, gy, tol, h float64) bool {
 // distance to the goal.
 func (b *Body) drive(d2 float64) {
 	v := b.MaxV
-	if r := b.MaxV / legKv; d2 < r*r {
+	r := b.MaxV / legKv
+	if d2 < r*r {
 		v = legKv * math.Sqrt(d2)
 	}
 	b.Set(v, 0)
+	l := &b.leg
+	if l.cruising = v == b.MaxV && d2 >= r*r; l.cruising {
+		l.limits = [2]uint64{math.Float64bits(b.MaxV), math.Float64bits(b.MaxW)}
+		l.cruise, l.slow2 = b.sent, r*r
+	}
 }
 
 // Reset forgets the leg FollowLeg was driving along (the next call

@@ -189,3 +189,61 @@ func TestSetClamps(t *testing.T) {
 		}
 	}
 }
+
+// FollowLeg's straight part sets nothing while the commands are those it
+// set last at full speed; whatever changed them meanwhile (a Stop, new
+// limits, the slow-down of the last centimetres, Reset), it gives the
+// commands the whole computation gives, bit for bit: a body that never
+// takes the short cut, driven alongside, holds the same commands at every
+// tick.
+func TestFollowLegCruiseAsFull(t *testing.T) {
+	const h = 0.001
+	newBody := func() (*Body, *fakeState, *countingControl) {
+		st := &fakeState{names: []string{"x", "y", "theta"}, values: []float64{0, 0, 0.3}}
+		ctl := &countingControl{fakeControl: fakeControl{names: []string{"v", "w"}, values: make([]float64, 2)}}
+		return &Body{state: st, control: ctl, x: 0, y: 1, th: 2, v: 0, w: 1, MaxV: 0.5, MaxW: 6}, st, ctl
+	}
+	fast, fst, fctl := newBody()
+	full, sst, sctl := newBody()
+	arrived := false
+	cruised := 0
+	for tick := 0; tick < 30000 && !arrived; tick++ {
+		switch tick {
+		case 700:
+			fast.Stop() // something else set the commands
+			full.Stop()
+		case 1500:
+			fast.MaxV, full.MaxV = 0.25, 0.25
+		case 2500:
+			fast.MaxW, full.MaxW = 5, 5 // the clamp of w = 0 is the same: no new command
+		case 3000:
+			fast.Reset()
+			full.Reset()
+			fctl.values[0], fctl.values[1] = 0, 0 // as the runtime's reset
+			sctl.values[0], sctl.values[1] = 0, 0
+		}
+		full.leg.cruising = false
+		before := fctl.sets
+		a, b := fast.FollowLeg(3, 2, 0.01, h), full.FollowLeg(3, 2, 0.01, h)
+		if fast.leg.cruising && fctl.sets == before {
+			cruised++
+		}
+		if a != b || math.Float64bits(fctl.values[0]) != math.Float64bits(sctl.values[0]) ||
+			math.Float64bits(fctl.values[1]) != math.Float64bits(sctl.values[1]) {
+			t.Fatalf("tick %d: arrived %v, commands %v; the full computation: %v, %v", tick, a, fctl.values, b, sctl.values)
+		}
+		arrived = a
+		for _, s := range []*fakeState{fst, sst} {
+			v, w := fctl.values[0], fctl.values[1]
+			s.values[0] += h * v * math.Cos(s.values[2])
+			s.values[1] += h * v * math.Sin(s.values[2])
+			s.values[2] += h * w
+		}
+	}
+	if !arrived {
+		t.Fatalf("not arrived: at %v", fst.values)
+	}
+	if cruised < 1000 {
+		t.Errorf("the short cut was taken at %d ticks only", cruised)
+	}
+}
