@@ -71,32 +71,39 @@ type peerStatus struct {
 }
 
 // Controller is ascari_traffic_controller. Make one with New.
+//
+// What ControlStep reads at every tick comes first, the unicycle body
+// right after it: a swarm's controllers run one after the other, and the
+// tick of one should touch few cache lines.
 type Controller struct {
-	body   *unicycle.Body
-	topic  *ci.Topic[Status]
-	robot  ci.Robot // its Rand is asked at each use: the runtime makes a new stream at Reset
-	me     uint16
-	params params
-
-	tick     uint32
-	node     int16
-	next     int16
-	claim    int16
-	since    uint32
-	plan     [3]int16 // plan[0] is the node claimed next
-	waitTill uint32   // give up the claim at this tick
-	avoid    int16    // the node of the claim given up last
-	peers    []peer
-	out      Status
-	moved    int     // arcs driven since Init
-	heard    bool    // a Status came at this tick
-	goal     int16   // the node whose position gx, gy are, or -1
-	gx, gy   float64 // the position of the node driven to
+	topic   *ci.Topic[Status]
+	tick    uint32
+	node    int16
+	next    int16
+	claim   int16
+	goal    int16 // the node whose position gx, gy are, or -1
+	heard   bool  // a Status came at this tick
+	locking bool  // params.locking
+	period  uint32
 	// the next ticks at which (tick+me) and (tick-since) are multiples
 	// of the period: the periodic Status, and asking again for a claim
 	// without news
 	sendAt, askAt uint32
+	since         uint32
+	waitTill      uint32  // give up the claim at this tick
+	h             float64 // params.h
+	gx, gy        float64 // the position of the node driven to
 	block         blocker // the peer that kept the claim out last
+	body          unicycle.Body
+
+	robot  ci.Robot // its Rand is asked at each use: the runtime makes a new stream at Reset
+	me     uint16
+	plan   [3]int16 // plan[0] is the node claimed next
+	avoid  int16    // the node of the claim given up last
+	moved  int      // arcs driven since Init
+	params params
+	peers  []peer
+	out    Status
 }
 
 // blocker is the peer whose last Status kept the claim made at tick
@@ -159,9 +166,12 @@ func (c *Controller) Init(r ci.Robot, p ci.Params) error {
 		return fmt.Errorf("traffic: robot %q: agents are told apart by the number that ends their ids (t0, t1, ...); give this one such an id", id)
 	}
 	c.me = uint16(n)
-	if c.body, err = unicycle.New(r, q.speed, q.turn); err != nil {
+	b, err := unicycle.New(r, q.speed, q.turn)
+	if err != nil {
 		return fmt.Errorf("traffic: %w", err)
 	}
+	c.body = *b // in the controller, next to what it reads at every tick
+	c.h, c.period, c.locking = q.h, uint32(q.period), q.locking
 	if c.topic, err = ci.NewTopic[Status](r, Topic); err != nil {
 		return fmt.Errorf("traffic: %w", err)
 	}
@@ -182,9 +192,7 @@ func (c *Controller) Reset() {
 	clear(c.peers)
 	c.block = blocker{}
 	c.node = -1
-	if c.body != nil {
-		c.body.Reset()
-	}
+	c.body.Reset()
 }
 
 func (c *Controller) Destroy() error { return nil }
@@ -229,7 +237,7 @@ func (c *Controller) ControlStep() {
 			c.goal = c.next
 			c.gx, c.gy = c.nodeXY(c.next)
 		}
-		if c.body.FollowLeg(c.gx, c.gy, 0.01, c.params.h) {
+		if c.body.FollowLeg(c.gx, c.gy, 0.01, c.h) {
 			c.body.Stop()
 			c.node, c.next = c.next, -1
 			c.moved++
@@ -242,10 +250,10 @@ func (c *Controller) ControlStep() {
 		// tick after tick, so that askAt meets every multiple)
 		ask := c.heard
 		if c.tick == c.askAt {
-			c.askAt += uint32(c.params.period)
+			c.askAt += c.period
 			ask = true
 		}
-		if !c.params.locking || ask && c.mayEnter() {
+		if !c.locking || ask && c.mayEnter() {
 			c.next, c.claim = c.claim, -1
 			copy(c.plan[:], c.plan[1:])
 			c.plan[2] = -1
@@ -269,7 +277,7 @@ func (c *Controller) ControlStep() {
 	}
 	periodic := c.tick == c.sendAt
 	if periodic {
-		c.sendAt += uint32(c.params.period)
+		c.sendAt += c.period
 	}
 	if newClaim || periodic {
 		// where it was at the start of the tick: the commands set

@@ -14,42 +14,46 @@ import (
 
 // Body is a unicycle agent's state sensor and control actuator, with the
 // positions of x, y, theta, v and w in them.
+//
+// What FollowLeg reads at every tick of a leg comes first, on two or
+// three cache lines: a swarm's controllers run one after the other, each
+// reading its own body once a tick.
 type Body struct {
-	state      ci.DynamicsState
-	control    ci.DynamicsControl
-	x, y, th   int
-	v, w       int
-	MaxV, MaxW float64 // limits of the commands (m/s, rad/s)
-	leg        leg     // FollowLeg's state
+	state    ci.DynamicsState
+	x, y, th int
 	// sent are the commands last set, when known (set): Set does not set
 	// them again. Reset forgets them, since the runtime's Reset of the
 	// actuator zeroes them.
-	sent [2]uint64 // v and w, as bits
-	set  bool
+	set        bool
+	sent       [2]uint64 // v and w, as bits
+	MaxV, MaxW float64   // limits of the commands (m/s, rad/s)
+	leg        leg       // FollowLeg's state
+	control    ci.DynamicsControl
+	v, w       int
 }
 
 // leg is the straight leg FollowLeg drives along.
 type leg struct {
 	on      bool
-	gx, gy  float64 // the goal
-	x, y    float64 // where the bearing was taken
-	aimed   bool    // bearing holds the bearing from (x, y)
-	bearing float64 // the heading to drive on, near theta
-	ux, uy  float64 // its unit vector
-	// the turn's divisor of the heading error (h, doubled at each
-	// overshoot: a tick longer than h would otherwise swing the heading
-	// for ever) and the last heading error
-	div, lastE float64
-	driving    bool // facing the goal: w = 0
+	driving bool // facing the goal: w = 0
 	// cruising: drive set (MaxV, 0) last, under the limits whose bits
 	// are limits; cruise is what Set kept of it and slow2 the squared
 	// distance below which the speed falls. While the commands are still
 	// those, a tick of the straight part farther than that would set
 	// them again: FollowLeg skips drive's arithmetic and Set's clamps.
 	cruising bool
-	limits   [2]uint64
-	cruise   [2]uint64
+	aimed    bool    // bearing holds the bearing from (x, y)
+	gx, gy   float64 // the goal
+	ux, uy   float64 // the unit vector of the bearing
 	slow2    float64
+	cruise   [2]uint64
+	limits   [2]uint64
+	x, y     float64 // where the bearing was taken
+	bearing  float64 // the heading to drive on, near theta
+	// the turn's divisor of the heading error (h, doubled at each
+	// overshoot: a tick longer than h would otherwise swing the heading
+	// for ever) and the last heading error
+	div, lastE float64
 }
 
 // New finds the devices of r and the states and controls of a unicycle
