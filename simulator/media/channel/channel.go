@@ -43,7 +43,7 @@ type Channel struct {
 	members []*Member
 	byID    map[string]int32
 	state   State
-	jobs    struct{ gather, forward func(c int) }
+	jobs    struct{ gather, forward, pull func(c int) }
 
 	// this tick's messages: the resumed ones first, then the new ones in
 	// member order, whose payloads are in payload; passed lists those the
@@ -77,6 +77,16 @@ type Channel struct {
 	gidx    []int32
 	// forwarding, by chunk of passed messages
 	chunks [][]fwd
+	// pulling (see pullable): msgAt[i] is member i's first message of
+	// the tick in msgs (its last is before msgAt[i+1]), unicasts counts
+	// the tick's unicasts; seeds[k*pullN+l] is message k's stream for
+	// its l-th drawing loss, which drops draws below pullLoss[l]
+	msgAt    []int32
+	unicasts int
+	seeds    []uint64
+	pullN    int
+	pullLoss [maxPlainLosses]uint64
+	pulled   []pulled
 	// deliveries for later ticks: the slot due at tick d is
 	// later[d&(len(later)-1)], a ring longer than any hold pending (it
 	// grows with the holds), so that a tick finds its slot without a map
@@ -364,6 +374,9 @@ func (c *Channel) makeJobs() {
 			c.flags[k] = f
 		}
 	}
+	c.jobs.pull = func(ch int) {
+		c.pullFor(&c.pulled[ch], ch*pullChunk, min((ch+1)*pullChunk, len(c.members)))
+	}
 	c.jobs.forward = func(ch int) {
 		buf := c.chunks[ch][:0]
 		for _, k := range c.passed[ch*forwardChunk : min((ch+1)*forwardChunk, len(c.passed))] {
@@ -396,12 +409,147 @@ func (c *Channel) Update(run physics.Runner) {
 		// nothing to forward leaves it to the next that has something
 		c.index()
 	}
+	if c.pullable() {
+		c.pull(run) // step 3, by receiver
+		return
+	}
 	chunks := (len(c.passed) + forwardChunk - 1) / forwardChunk
 	for len(c.chunks) < chunks {
 		c.chunks = append(c.chunks, nil)
 	}
 	run.Run(chunks, c.jobs.forward) // step 3
 	c.deliver(chunks)
+}
+
+// pullable says whether this tick's deliveries may be made receiver by
+// receiver (pull): a channel of one range, losses and no delay, whose
+// messages this tick are all broadcasts sent now (none held), and
+// nothing held for this tick. Those deliveries are the ones forward
+// and deliver make, in the same order: a receiver hears the senders in
+// its (symmetric) candidate list, sorted by member, each sender's
+// messages in the order sent, with the same draws.
+func (c *Channel) pullable() bool {
+	return c.plain && c.rng != nil && c.plainHold == 0 && len(c.losses) <= maxPlainLosses &&
+		len(c.passed) > 0 && len(c.passed) == len(c.msgs) && c.unicasts == 0 && c.msgAt[0] == 0 &&
+		c.later[c.tick&int64(len(c.later)-1)] == nil && len(c.nbrAt) == len(c.members)+1
+}
+
+// pull makes the tick's deliveries by receiver, in chunks of receivers
+// (in parallel), each chunk's as refs in pulled, then the inboxes.
+func (c *Channel) pull(run physics.Runner) {
+	n := len(c.members)
+	nl := 0
+	for k := range c.losses {
+		if c.losses[k].p > 0 {
+			c.pullLoss[nl] = drawBelow(c.losses[k].p)
+			nl++
+		}
+	}
+	c.pullN = nl
+	c.seeds = resize(c.seeds, len(c.msgs)*nl)
+	for k := range c.msgs {
+		l := 0
+		for _, ls := range c.losses {
+			if ls.p > 0 {
+				c.seeds[k*nl+l] = mix(c.msgs[k].base ^ ls.salt)
+				l++
+			}
+		}
+	}
+	c.count = resize(c.count, n+1)
+	c.count[0] = 0
+	chunks := (n + pullChunk - 1) / pullChunk
+	for len(c.pulled) < chunks {
+		c.pulled = append(c.pulled, pulled{})
+	}
+	run.Run(chunks, c.jobs.pull)
+	delivered := 0
+	var dropped int64
+	for _, pc := range c.pulled[:chunks] {
+		delivered += len(pc.refs)
+		dropped += pc.dropped
+	}
+	most := c.inboxMax
+	for i := 1; i <= n; i++ {
+		most = max(most, int(c.count[i]))
+		c.count[i] += c.count[i-1]
+	}
+	c.inboxMax = most
+	c.at = resize(c.at, n+1)
+	copy(c.at, c.count)
+	c.refs = resize(c.refs, delivered)
+	c.ent = resize(c.ent, delivered)
+	p := 0
+	for _, pc := range c.pulled[:chunks] {
+		copy(c.refs[p:], pc.refs)
+		for _, ref := range pc.refs {
+			c.ent[p] = c.tab[ref]
+			p++
+		}
+	}
+	if c.now != nil {
+		c.free = append(c.free, c.now)
+		c.now = nil
+	}
+	c.lastSlot = nil
+	c.nowOut = c.nowOut[:0]
+	c.stats.Delivered += int64(delivered)
+	c.stats.Dropped += dropped
+	c.quiet = delivered == 0
+}
+
+// pullChunk is the receivers a job of pull makes the deliveries of.
+const pullChunk = 256
+
+// pulled is a chunk's deliveries in pull: the messages its receivers
+// get, receiver after receiver, and the deliveries the losses dropped.
+type pulled struct {
+	refs    []int32
+	dropped int64
+}
+
+// pullFor makes the deliveries to receivers [lo, hi): see pullable.
+func (c *Channel) pullFor(pc *pulled, lo, hi int) {
+	buf := pc.refs[:0]
+	var dropped int64
+	nl := c.pullN
+	below := c.pullLoss
+	r2 := c.rng.r2
+	for i := lo; i < hi; i++ {
+		start := len(buf)
+		f := c.flags[i]
+		if f&agentLive != 0 {
+			q := c.pos[i]
+			for _, j := range c.nbr[c.nbrAt[i]:c.nbrAt[i+1]] {
+				k0, k1 := c.msgAt[j], c.msgAt[j+1]
+				if k0 == k1 {
+					continue
+				}
+				p := c.pos[j]
+				if dx, dy := q.X-p.X, q.Y-p.Y; dx*dx+dy*dy > r2 {
+					continue
+				}
+			msgs:
+				for k := k0; k < k1; k++ {
+					if f&agentFilters != 0 && !slices.Contains(c.members[i].topics, c.msgs[k].Topic) {
+						continue
+					}
+					for l := 0; l < nl; l++ {
+						if mix(c.seeds[int(k)*nl+l]+uint64(i))>>11 < below[l] {
+							dropped++
+							continue msgs
+						}
+					}
+					buf = append(buf, k)
+				}
+			}
+		}
+		c.count[i+1] = int32(len(buf) - start)
+	}
+	if len(buf) > cap(buf)*2/3 {
+		buf = slices.Grow(buf, len(buf)) // as the forward chunks
+	}
+	pc.refs, pc.dropped = buf, dropped
 }
 
 // collect gathers the messages entering the channel: those held by a
@@ -428,7 +576,10 @@ func (c *Channel) collect() {
 	c.heldB[c.tick&1] = cur
 	p := c.tick & 1
 	box, small := c.box[p], c.small[p]
+	c.msgAt = resize(c.msgAt, len(c.members)+1)
+	c.unicasts = 0
 	for i := range c.members {
+		c.msgAt[i] = int32(len(c.msgs))
 		b := &box[i]
 		if b.tick != c.tick || c.flags[i]&agentLive == 0 {
 			continue
@@ -447,6 +598,7 @@ func (c *Channel) collect() {
 			}
 		}
 	}
+	c.msgAt[len(c.members)] = int32(len(c.msgs))
 }
 
 // add lists a message sent by member i.
@@ -460,6 +612,7 @@ func (c *Channel) add(i, seq int, topic, to string, payload []byte) {
 			return
 		}
 		dest = int(k)
+		c.unicasts++
 	}
 	c.msgs = append(c.msgs, Message{From: i, To: dest, Topic: topic, Payload: payload,
 		Sent: c.tick, Seq: seq, base: streamOf(c.world.Seed, c.tick, i, seq)})
@@ -597,6 +750,13 @@ func (c *Channel) buildLists() {
 						c.nbr = append(c.nbr, j)
 					}
 				}
+			}
+		}
+		// by member, the order in which pull hears the candidates
+		l := c.nbr[c.nbrAt[i]:]
+		for a := 1; a < len(l); a++ {
+			for b := a; b > 0 && l[b] < l[b-1]; b-- {
+				l[b], l[b-1] = l[b-1], l[b]
 			}
 		}
 	}

@@ -24,14 +24,16 @@ func (serialRun) Run(n int, job func(int)) {
 // exactly what the stages' Forward calls deliver: the same inboxes, tick
 // after tick, and the same counts.
 func TestPlainForwardingAsStages(t *testing.T) {
-	// two losses (forwardNear), and more than it draws for (forwardPlain)
-	for _, stages := range []string{`<loss probability="0.3"/><delay ticks="2"/><loss probability="0.2"/>`,
+	// two losses and no delay (pull), two losses and a delay
+	// (forwardNear), and more than they draw for (forwardPlain)
+	for _, stages := range []string{`<loss probability="0.3"/><loss probability="0.2"/>`,
+		`<loss probability="0.3"/><delay ticks="2"/><loss probability="0.2"/>`,
 		strings.Repeat(`<loss probability="0.1"/>`, maxPlainLosses) + `<delay ticks="1"/><loss probability="0.05"/>`} {
-		plainAsStages(t, stages)
+		plainAsStages(t, stages, !strings.Contains(stages, "delay"))
 	}
 }
 
-func plainAsStages(t *testing.T, stages string) {
+func plainAsStages(t *testing.T, stages string, pulls bool) {
 	run := func(plain bool) ([]string, Stats) {
 		root, err := config.ParseTree("c.argos", []byte(`<channel id="radio"><range radius="1"/>`+stages+`</channel>`))
 		if err != nil {
@@ -54,7 +56,8 @@ func plainAsStages(t *testing.T, stages string) {
 				Pos: ci.Vector2{X: float64(i%8) * 0.4, Y: float64(i/8) * 0.4}})
 			r := &entity.Robot{ID: fmt.Sprint("r", i), Index: i, Body: b, Space: sp}
 			tx = append(tx, c.NewSender(r, nil))
-			rx = append(rx, c.NewReceiver(r, nil))
+			// some receivers carry topic t only, some another only
+			rx = append(rx, c.NewReceiver(r, [][]string{nil, nil, nil, {"t"}, {"u"}}[i%5]))
 		}
 		var log []string
 		for tick := range 12 {
@@ -62,8 +65,14 @@ func plainAsStages(t *testing.T, stages string) {
 				if (i+tick)%3 != 0 {
 					s.Send("t", "", []byte{byte(i), byte(tick)})
 				}
+				if i%4 == 0 { // a second message, after the first
+					s.Send("t", "", []byte{byte(i), byte(tick), 1})
+				}
 			}
 			c.Update(serialRun{})
+			if plain && pulls != c.pullable() {
+				t.Fatalf("%s: pullable is %v", stages, !pulls)
+			}
 			for i, r := range rx {
 				for _, m := range r.Inbox() {
 					log = append(log, fmt.Sprintf("%d %d %s %s %v", tick, i, m.From, m.To, m.Payload))
