@@ -905,7 +905,7 @@ func (s *Simulator) buildController(r *robot, params ci.Params) error {
 func (s *Simulator) buildDevices(r *robot, plans map[planKey]*devicePlan) (err error) {
 	defer func() {
 		if err != nil {
-			r.sens, r.acts = nil, nil
+			r.setDevices(nil, nil)
 		}
 	}()
 	c := r.entry
@@ -934,8 +934,12 @@ func (s *Simulator) buildDevices(r *robot, plans map[planKey]*devicePlan) (err e
 		return dev, err
 	}
 	r.entry = c
-	r.sens = s.slab.sens.take(len(c.Sensors))
-	r.acts = s.slab.acts.take(len(c.Actuators))
+	if len(c.Sensors) > maxDevices || len(c.Actuators) > maxDevices {
+		return c.Node.Errorf("simulator: controller %q declares %d sensors and %d actuators; a robot can have at most %d of each: declare fewer",
+			c.ID, len(c.Sensors), len(c.Actuators), maxDevices)
+	}
+	r.setDevices(s.slab.sens.take(len(c.Sensors)), s.slab.acts.take(len(c.Actuators)))
+	sens, acts := r.sensors(), r.actuators()
 	for i, d := range c.Actuators {
 		dev, err := newDevice(devices.Actuators, d, plan.acts, i)
 		if err != nil {
@@ -948,7 +952,7 @@ func (s *Simulator) buildDevices(r *robot, plans map[planKey]*devicePlan) (err e
 		if !ok {
 			return d.Node.Errorf("simulator: actuator <%s> does not act", d.Tag)
 		}
-		r.acts[i] = act
+		acts[i] = act
 	}
 	for i, d := range c.Sensors {
 		dev, err := newDevice(devices.Sensors, d, plan.sens, i)
@@ -962,7 +966,7 @@ func (s *Simulator) buildDevices(r *robot, plans map[planKey]*devicePlan) (err e
 		if !ok {
 			return d.Node.Errorf("simulator: sensor <%s> does not sense", d.Tag)
 		}
-		r.sens[i] = sen
+		sens[i] = sen
 	}
 	if !seen {
 		plans[key] = plan
@@ -1002,22 +1006,23 @@ func (s *Simulator) cloneDevices(robots []*robot, plans map[planKey]*devicePlan)
 
 // cloneFor fills robot r's devices that plan clones.
 func cloneFor(r *robot, plan *devicePlan) error {
+	sens, acts := r.sensors(), r.actuators()
 	for i, p := range plan.acts {
-		if p != nil && r.acts[i] == nil {
+		if p != nil && acts[i] == nil {
 			act, ok := p.CloneFor(&r.Robot).(devices.Actuator)
 			if !ok {
 				return r.entry.Actuators[i].Node.Errorf("simulator: actuator <%s> cloned into something that does not act", r.entry.Actuators[i].Tag)
 			}
-			r.acts[i] = act
+			acts[i] = act
 		}
 	}
 	for i, p := range plan.sens {
-		if p != nil && r.sens[i] == nil {
+		if p != nil && sens[i] == nil {
 			sen, ok := p.CloneFor(&r.Robot).(devices.Sensor)
 			if !ok {
 				return r.entry.Sensors[i].Node.Errorf("simulator: sensor <%s> cloned into something that does not sense", r.entry.Sensors[i].Tag)
 			}
-			r.sens[i] = sen
+			sens[i] = sen
 		}
 	}
 	r.markIdle()

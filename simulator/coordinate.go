@@ -25,7 +25,7 @@ func (s *Simulator) coordinate() error {
 	if s.coord.robots != len(s.robots) {
 		s.coord.list = s.coord.list[:0]
 		for _, r := range s.robots {
-			for _, a := range r.acts {
+			for _, a := range r.actuators() {
 				if c, ok := a.(devices.Coordinator); ok {
 					s.coord.list = append(s.coord.list, coordinated{r, c})
 				}
@@ -47,12 +47,12 @@ func (s *Simulator) coordinate() error {
 // resetDevices brings the robot's devices that keep state back to their
 // start (devices.Resetter).
 func (r *robot) resetDevices() {
-	for _, a := range r.acts {
+	for _, a := range r.actuators() {
 		if d, ok := a.(devices.Resetter); ok {
 			d.Reset()
 		}
 	}
-	for _, sen := range r.sens {
+	for _, sen := range r.sensors() {
 		if d, ok := sen.(devices.Resetter); ok {
 			d.Reset()
 		}

@@ -17,12 +17,12 @@ type tickless interface{ Tickless() bool }
 // actuators and sensors (the act and sense phases skip them).
 func (r *robot) markIdle() {
 	r.idleActs, r.idleSens = 0, 0
-	for i, a := range r.acts {
+	for i, a := range r.actuators() {
 		if t, ok := a.(tickless); ok && i < 8 && t.Tickless() {
 			r.idleActs |= 1 << i
 		}
 	}
-	for i, sen := range r.sens {
+	for i, sen := range r.sensors() {
 		if t, ok := sen.(tickless); ok && i < 8 && t.Tickless() {
 			r.idleSens |= 1 << i
 		}

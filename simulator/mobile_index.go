@@ -51,7 +51,7 @@ func (s *Simulator) anyUsesIndex() bool {
 		return true
 	}
 	for _, r := range s.robots {
-		if anyUsesIndex(r.sens) || anyUsesIndex(r.acts) {
+		if anyUsesIndex(r.sensors()) || anyUsesIndex(r.actuators()) {
 			return true
 		}
 	}

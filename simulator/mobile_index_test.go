@@ -29,8 +29,9 @@ func TestMobileIndexSkippedOnlyWhenNobodyQueries(t *testing.T) {
 	sp.Reindex()
 	s := &Simulator{sp: sp, world: &entity.World{Space: sp}, pool: newPool(1, "")}
 	for i := range 3 {
-		s.robots = append(s.robots, &robot{Robot: entity.Robot{Index: i},
-			sens: []devices.Sensor{indexFreeSensor{}}, acts: []devices.Actuator{indexFreeActuator{}}})
+		r := &robot{Robot: entity.Robot{Index: i}}
+		r.setDevices([]devices.Sensor{indexFreeSensor{}}, []devices.Actuator{indexFreeActuator{}})
+		s.robots = append(s.robots, r)
 	}
 	if s.needsMobileIndex() {
 		t.Fatal("index needed although every device says it does not query it")
@@ -46,7 +47,9 @@ func TestMobileIndexSkippedOnlyWhenNobodyQueries(t *testing.T) {
 		t.Fatal("Space returned a stale index")
 	}
 	// a robot whose device says nothing about the index
-	s.robots = append(s.robots, &robot{Robot: entity.Robot{Index: 3}, acts: []devices.Actuator{plainActuator{}}})
+	plain := &robot{Robot: entity.Robot{Index: 3}}
+	plain.setDevices(nil, []devices.Actuator{plainActuator{}})
+	s.robots = append(s.robots, plain)
 	if !s.needsMobileIndex() {
 		t.Fatal("a device that may query the index did not keep it")
 	}

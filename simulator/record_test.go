@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -15,9 +16,40 @@ import (
 // A million robots carry a million records: the record must not grow
 // unnoticed (docs/benchmarks.md, "Up to a million robots").
 func TestRobotRecordSize(t *testing.T) {
-	if n := unsafe.Sizeof(robot{}); n > 256 {
-		t.Errorf("the robot record takes %d bytes, more than the 256 of issue 17; put what is not needed every tick apart", n)
+	if n := unsafe.Sizeof(robot{}); n > 224 {
+		t.Errorf("the robot record takes %d bytes, more than the 224 of issue 17; put what is not needed every tick apart", n)
 	}
+}
+
+// A robot's device lists are at most maxDevices long (their lengths are
+// bytes of the record): maxDevices of each are kept whole, and a
+// controller entry that declares more is an error that says where.
+func TestRobotDeviceLimit(t *testing.T) {
+	r := &robot{}
+	sens := make([]devices.Sensor, maxDevices)
+	for i := range sens {
+		sens[i] = tagSensor{fmt.Sprint(i)}
+	}
+	r.setDevices(sens, []devices.Actuator{tagActuator{"a"}})
+	if got := r.sensors(); len(got) != maxDevices || got[maxDevices-1] != sens[maxDevices-1] || len(r.actuators()) != 1 {
+		t.Fatalf("%d sensors and %d actuators kept, want %d and 1", len(got), len(r.actuators()), maxDevices)
+	}
+	c := &config.Controller{ID: "many", Label: "test_probed_serial", Node: &config.Node{Name: "test_probed_serial", File: "test.argos", Line: 9}}
+	for range maxDevices + 1 {
+		c.Sensors = append(c.Sensors, config.Device{Tag: "positioning"})
+	}
+	s := &Simulator{}
+	r = &robot{entry: c}
+	err := s.buildDevices(r, map[planKey]*devicePlan{})
+	if err == nil || !strings.Contains(err.Error(), "test.argos:9") || !strings.Contains(err.Error(), "at most 255") {
+		t.Errorf("%d sensors: error %v; want where and the limit", maxDevices+1, err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("setDevices took 256 sensors")
+		}
+	}()
+	r.setDevices(make([]devices.Sensor, maxDevices+1), nil)
 }
 
 type tagSensor struct{ name string }
@@ -40,8 +72,8 @@ func TestRobotDeviceByTag(t *testing.T) {
 		Sensors:   []config.Device{{Tag: "a"}, {Tag: "b"}, {Tag: "a"}},
 		Actuators: []config.Device{{Tag: "b"}, {Tag: "c"}},
 	}
-	r.sens = []devices.Sensor{tagSensor{"a1"}, tagSensor{"b"}, tagSensor{"a2"}}
-	r.acts = []devices.Actuator{tagActuator{"b"}} // "c" not built yet
+	r.setDevices([]devices.Sensor{tagSensor{"a1"}, tagSensor{"b"}, tagSensor{"a2"}},
+		[]devices.Actuator{tagActuator{"b"}}) // "c" not built yet
 	for _, tc := range []struct {
 		tag      string
 		actuator bool

@@ -46,12 +46,12 @@ func TestClonedDevicesAreTheRobotsOwn(t *testing.T) {
 	defer s.Close()
 	readings := map[*ci.ProximityReading]bool{}
 	for i, r := range s.robots {
-		if len(r.sens) != 1 || len(r.acts) != 1 || r.ctrl == nil {
-			t.Fatalf("robot %d: %d sensors, %d actuators, controller %v", i, len(r.sens), len(r.acts), r.ctrl)
+		if len(r.sensors()) != 1 || len(r.actuators()) != 1 || r.ctrl == nil {
+			t.Fatalf("robot %d: %d sensors, %d actuators, controller %v", i, len(r.sensors()), len(r.actuators()), r.ctrl)
 		}
-		p, ok := r.sens[0].(ci.Proximity)
+		p, ok := r.sensors()[0].(ci.Proximity)
 		if !ok || len(p.Readings()) != 8 {
-			t.Fatalf("robot %d: sensor %T is not an 8-ray proximity ring", i, r.sens[0])
+			t.Fatalf("robot %d: sensor %T is not an 8-ray proximity ring", i, r.sensors()[0])
 		}
 		if readings[&p.Readings()[0]] {
 			t.Fatalf("robot %d shares its readings with another robot", i)
@@ -60,15 +60,15 @@ func TestClonedDevicesAreTheRobotsOwn(t *testing.T) {
 	}
 	for _, i := range []int{0, 1, 1500, len(s.robots) - 1} {
 		r := s.robots[i]
-		r.acts[0].(ci.DifferentialSteeringActuator).SetLinearVelocity(10, 10)
-		r.acts[0].Apply()
+		r.actuators()[0].(ci.DifferentialSteeringActuator).SetLinearVelocity(10, 10)
+		r.actuators()[0].Apply()
 		for k, o := range s.robots {
 			if v, want := s.sp.Bodies[o.Body].TargetV, map[bool]float64{true: 0.1}[k == i]; v != want {
 				t.Fatalf("robot %d's wheels at 10 cm/s: robot %d's body asks %g m/s, want %g", i, k, v, want)
 			}
 		}
-		r.acts[0].(ci.DifferentialSteeringActuator).SetLinearVelocity(0, 0)
-		r.acts[0].Apply()
+		r.actuators()[0].(ci.DifferentialSteeringActuator).SetLinearVelocity(0, 0)
+		r.actuators()[0].Apply()
 	}
 }
 

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"unsafe"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
@@ -81,9 +83,16 @@ type robot struct {
 	// bit i set: device i (of the first 8) has nothing to do at a tick
 	// (tickless, media_channel.go); the act and sense phases skip it
 	idleActs, idleSens uint8
-	ctrl               ci.Controller
-	sens               []devices.Sensor
-	acts               []devices.Actuator
+	// nSens and nActs are the lengths of the device lists at sens and
+	// acts (at most maxDevices each)
+	nSens, nActs uint8
+	ctrl         ci.Controller
+	// sens and acts point at the robot's sensors and actuators in the
+	// device slabs (read through sensors and actuators, set through
+	// setDevices): two pointers instead of two slice headers save a
+	// million robots 32 MB
+	sens *devices.Sensor
+	acts *devices.Actuator
 	entity.Robot
 
 	// read when asked
@@ -99,6 +108,26 @@ type robot struct {
 	rnd rand.Rand
 }
 
+// maxDevices is the most sensors, and the most actuators, a robot can have.
+const maxDevices = math.MaxUint8
+
+// sensors returns the robot's sensors, in the order of its controller
+// entry's <sensors>.
+func (r *robot) sensors() []devices.Sensor { return unsafe.Slice(r.sens, r.nSens) }
+
+// actuators returns the robot's actuators, in the order of its controller
+// entry's <actuators>.
+func (r *robot) actuators() []devices.Actuator { return unsafe.Slice(r.acts, r.nActs) }
+
+// setDevices makes sens and acts (at most maxDevices long each) the
+// robot's device lists; the robot then refers to their elements.
+func (r *robot) setDevices(sens []devices.Sensor, acts []devices.Actuator) {
+	if len(sens) > maxDevices || len(acts) > maxDevices {
+		panic(fmt.Sprintf("simulator: %d sensors and %d actuators, more than %d", len(sens), len(acts), maxDevices))
+	}
+	r.sens, r.nSens, r.acts, r.nActs = unsafe.SliceData(sens), uint8(len(sens)), unsafe.SliceData(acts), uint8(len(acts))
+}
+
 // device returns the robot's sensor (or actuator) of tag: the first one
 // its controller entry declares.
 func (r *robot) device(tag string, actuator bool) (any, bool) {
@@ -107,15 +136,15 @@ func (r *robot) device(tag string, actuator bool) (any, bool) {
 	}
 	if actuator {
 		for i := range r.entry.Actuators {
-			if r.entry.Actuators[i].Tag == tag && i < len(r.acts) {
-				return r.acts[i], true
+			if r.entry.Actuators[i].Tag == tag && i < int(r.nActs) {
+				return r.actuators()[i], true
 			}
 		}
 		return nil, false
 	}
 	for i := range r.entry.Sensors {
-		if r.entry.Sensors[i].Tag == tag && i < len(r.sens) {
-			return r.sens[i], true
+		if r.entry.Sensors[i].Tag == tag && i < int(r.nSens) {
+			return r.sensors()[i], true
 		}
 	}
 	return nil, false
@@ -237,7 +266,7 @@ const robotChunk = 64
 
 func (s *Simulator) makeJobs() {
 	s.jobs.act = s.eachRobot(func(r *robot) {
-		for i, a := range r.acts {
+		for i, a := range r.actuators() {
 			if r.idleActs>>i&1 == 0 {
 				a.Apply()
 			}
@@ -340,7 +369,7 @@ func senseControl(robots []*robot, k int) (next int, panicked robotPanic) {
 		if r.removed {
 			continue
 		}
-		for j, sen := range r.sens {
+		for j, sen := range r.sensors() {
 			if r.idleSens>>j&1 == 0 {
 				sen.Update()
 			}

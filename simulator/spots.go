@@ -24,7 +24,7 @@ func (s *Simulator) publishSpots() {
 	if src.robots != len(s.robots) {
 		src.list = src.list[:0]
 		for _, r := range s.robots {
-			for _, a := range r.acts {
+			for _, a := range r.actuators() {
 				if p, ok := a.(devices.SpotProjector); ok {
 					src.list = append(src.list, spotSource{r, p})
 				}

@@ -26,10 +26,11 @@ func spotWorld(n int) (*Simulator, []*spotter) {
 	s := &Simulator{world: &entity.World{}}
 	var lasers []*spotter
 	for i := range n {
-		r := &robot{Robot: entity.Robot{Index: i}, acts: []devices.Actuator{plainActuator{}, plainActuator{}}}
+		r := &robot{Robot: entity.Robot{Index: i}}
+		r.setDevices(nil, []devices.Actuator{plainActuator{}, plainActuator{}})
 		if i%100 == 0 {
 			l := &spotter{spot: entity.Spot{Pos: ci.Vector3{X: float64(i)}, Source: i}}
-			r.acts = append(r.acts, l)
+			r.setDevices(nil, append(r.actuators(), l))
 			lasers = append(lasers, l)
 		}
 		s.robots = append(s.robots, r)

@@ -40,8 +40,7 @@ func TestTicklessDevicesAreSkipped(t *testing.T) {
 				d.calls = &idle
 			}
 		}
-		r.acts = append(r.acts, d)
-		r.sens = append(r.sens, d)
+		r.setDevices(append(r.sensors(), d), append(r.actuators(), d))
 	}
 	r.markIdle()
 	if r.idleActs != 1<<1 || r.idleSens != 1<<1 {
