@@ -506,6 +506,7 @@ const pullChunk = 256
 type pulled struct {
 	refs    []int32
 	dropped int64
+	near    []int32 // a receiver's candidates in range
 }
 
 // pullFor makes the deliveries to receivers [lo, hi): see pullable.
@@ -515,20 +516,30 @@ func (c *Channel) pullFor(pc *pulled, lo, hi int) {
 	nl := c.pullN
 	below := c.pullLoss
 	r2 := c.rng.r2
+	near := pc.near
 	for i := lo; i < hi; i++ {
 		start := len(buf)
 		f := c.flags[i]
 		if f&agentLive != 0 {
 			q := c.pos[i]
-			for _, j := range c.nbr[c.nbrAt[i]:c.nbrAt[i+1]] {
-				k0, k1 := c.msgAt[j], c.msgAt[j+1]
-				if k0 == k1 {
-					continue
-				}
+			// the candidates in range first, without a branch on the
+			// range (a third fail it, at random): each is written, and
+			// kept by moving on
+			nb := c.nbr[c.nbrAt[i]:c.nbrAt[i+1]]
+			near = slices.Grow(near[:0], len(nb))[:len(nb)]
+			n := 0
+			for _, j := range nb {
 				p := c.pos[j]
-				if dx, dy := q.X-p.X, q.Y-p.Y; dx*dx+dy*dy > r2 {
-					continue
+				dx, dy := q.X-p.X, q.Y-p.Y
+				near[n] = j
+				in := 0
+				if dx*dx+dy*dy <= r2 {
+					in = 1
 				}
+				n += in
+			}
+			for _, j := range near[:n] {
+				k0, k1 := c.msgAt[j], c.msgAt[j+1]
 			msgs:
 				for k := k0; k < k1; k++ {
 					if f&agentFilters != 0 && !slices.Contains(c.members[i].topics, c.msgs[k].Topic) {
@@ -549,7 +560,7 @@ func (c *Channel) pullFor(pc *pulled, lo, hi int) {
 	if len(buf) > cap(buf)*2/3 {
 		buf = slices.Grow(buf, len(buf)) // as the forward chunks
 	}
-	pc.refs, pc.dropped = buf, dropped
+	pc.refs, pc.dropped, pc.near = buf, dropped, near
 }
 
 // collect gathers the messages entering the channel: those held by a
