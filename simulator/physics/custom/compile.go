@@ -24,6 +24,9 @@ type program struct {
 	// the derivatives depend on it: an instruction reads it or it is a
 	// derivative itself
 	reads []bool
+	// apart: no derivative is a state's register (x' = y is), so that
+	// RK4 may write the states while it reads the slopes in place
+	apart bool
 }
 
 type constReg struct {
@@ -169,6 +172,12 @@ func compile(eqs []*node, inputs int) *program {
 	}
 	c.p.memoize()
 	c.p.findReads(inputs)
+	c.p.apart = true
+	for _, r := range c.p.out {
+		if int(r) < len(eqs) {
+			c.p.apart = false // the states are the first inputs
+		}
+	}
 	return c.p
 }
 

@@ -426,15 +426,16 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 			}
 			continue
 		}
-		for j := 0; j < ns; j++ {
-			copy(ch.s0[j*lanes:j*lanes+n], state(j))
-		}
 		ran0 := false // the first stage's slopes are in place
 		if !reads[tIn] {
 			if bt.fewTurn(ch, n, h) {
 				continue
 			}
-			ran0 = true
+			ran0 = true // and the states are in s0
+		} else {
+			for j := 0; j < ns; j++ {
+				copy(ch.s0[j*lanes:j*lanes+n], state(j))
+			}
 		}
 		// the four stages: the slope at t, twice at t+h/2, at t+h. A
 		// stage whose inputs are the last stage's, bit for bit, has its
@@ -533,15 +534,36 @@ func (bt *batch) step(c int, dt float64, iterations int, t0 float64) {
 // program over every lane at each later stage. The same arithmetic lane
 // by lane, so the same bits as the stages over all lanes (a stage whose
 // inputs are a lane's last, bit for bit, gives its slopes again). It
-// reports whether it finished; if not, the first stage's slopes are in
-// their place for the caller's stages.
+// reports whether it finished; if not, the states are in s0 and the first
+// stage's slopes in their place for the caller's stages.
+//
+// When no slope is a state's register (prog.apart) the states and slopes
+// are read where they are, and only the few lanes that run the later
+// stages keep theirs in s0 and k: no copy of every lane's.
 func (bt *batch) fewTurn(ch *chunk, n int, h float64) bool {
 	ns := len(bt.d.States)
-	reads := bt.prog.reads
-	bt.prog.run(ch.regs, lanes, n)
-	for j := 0; j < ns; j++ {
-		o := int(bt.prog.out[j]) * lanes
-		copy(ch.k[j*lanes:j*lanes+n], ch.regs[o:o+n])
+	p := bt.prog
+	reads, out, regs, apart := p.reads, p.out, ch.regs, p.apart
+	if !apart {
+		for j := 0; j < ns; j++ {
+			copy(ch.s0[j*lanes:j*lanes+n], regs[j*lanes:j*lanes+n])
+		}
+	}
+	p.run(regs, lanes, n)
+	if !apart {
+		for j := 0; j < ns; j++ {
+			o := int(out[j]) * lanes
+			copy(ch.k[j*lanes:j*lanes+n], regs[o:o+n])
+		}
+	}
+	// the states at the start of the step and the first slopes, state
+	// by state
+	at := func(j int) (s0, k []float64) {
+		if apart {
+			o := int(out[j]) * lanes
+			return regs[j*lanes : j*lanes+n], regs[o : o+n]
+		}
+		return ch.s0[j*lanes : j*lanes+n], ch.k[j*lanes : j*lanes+n]
 	}
 	// the lanes whose second stage's inputs are not the first's
 	var moved uint64
@@ -550,7 +572,7 @@ func (bt *batch) fewTurn(ch *chunk, n int, h float64) bool {
 		if !reads[j] {
 			continue
 		}
-		s0, k := ch.s0[j*lanes:j*lanes+n], ch.k[j*lanes:j*lanes+n]
+		s0, k := at(j)
 		for l := range s0 {
 			if v := s0[l] + f*k[l]; math.Float64bits(v) != math.Float64bits(s0[l]) {
 				moved |= 1 << l
@@ -558,11 +580,29 @@ func (bt *batch) fewTurn(ch *chunk, n int, h float64) bool {
 		}
 	}
 	if bits.OnesCount64(moved) > n/4 {
+		if apart {
+			for j := 0; j < ns; j++ {
+				s0, k := at(j)
+				copy(ch.s0[j*lanes:j*lanes+n], s0)
+				copy(ch.k[j*lanes:j*lanes+n], k)
+			}
+		}
 		return false
+	}
+	if apart {
+		// the lanes that run the later stages, which overwrite their
+		// registers
+		for m := moved; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			for j := 0; j < ns; j++ {
+				ch.s0[j*lanes+l], ch.k[j*lanes+l] = regs[j*lanes+l], regs[int(out[j])*lanes+l]
+			}
+		}
 	}
 	h6 := h / 6
 	for j := 0; j < ns; j++ {
-		s, s0, k := ch.regs[j*lanes:j*lanes+n], ch.s0[j*lanes:j*lanes+n], ch.k[j*lanes:j*lanes+n]
+		s := regs[j*lanes : j*lanes+n]
+		s0, k := at(j) // s0 is s when apart: each lane reads its state, then writes it
 		for l := range s {
 			kl := k[l]
 			s[l] = s0[l] + h6*(kl+2*kl+2*kl+kl)

@@ -34,12 +34,19 @@ func TestRK4MatchesTheTrees(t *testing.T) {
 		// theta' depends on x: the third and fourth stages' inputs
 		// change too
 		{"without t, few moving", "v*cos(theta)", "w - 0.2*x", false, true, false, false, true},
+		// c' = theta: a slope is a state's register, which RK4 must
+		// not read in place while it writes the states (prog.apart)
+		{"few turning, c' = theta", "v*cos(theta)", "w", false, false, false, false, true},
 	} {
+		cdot := "theta*theta"
+		if tc.name == "few turning, c' = theta" {
+			cdot = "theta"
+		}
 		dyn := `<dynamics name="d" states="x, y, theta, c" controls="v, w">
 	<equation>x' = ` + tc.xdot + `</equation>
 	<equation>y' = v*sin(theta)</equation>
 	<equation>theta' = ` + tc.thdot + `</equation>
-	<equation>c' = theta*theta</equation>
+	<equation>c' = ` + cdot + `</equation>
 </dynamics>`
 		poses := [][3]float64{{0, 0, 0}, {1, -1, 0.5}, {-2, 3, -3}, {0.5, 0.5, 2}, {4, 0, 1}}
 		if tc.few {
@@ -50,6 +57,9 @@ func TestRK4MatchesTheTrees(t *testing.T) {
 		}
 		e, _ := engine(t, dyn, "rk4", 1, poses...)
 		d := e.dyn[0]
+		if d.prog.apart != (cdot != "theta") {
+			t.Errorf("%s: apart %v, with c' = %s", tc.name, d.prog.apart, cdot)
+		}
 		want := []bool{tc.readsX, false, true, false, true, true, tc.readsT}
 		for r, w := range want {
 			if d.prog.reads[r] != w {
