@@ -25,7 +25,14 @@ import (
 // receiving) must not allocate, although 8 groups reach the cluster for
 // the first time while it is measured.
 func TestSteadyStateDeliveryAllocatesNothing(t *testing.T) {
-	root, err := config.ParseTree("c.argos", []byte(`<channel id="radio"><range radius="0.5"/><loss probability="0.1"/><delay ticks="2"/></channel>`))
+	// with a delay (forward and deliver), and without (pull)
+	for _, delay := range []string{`<delay ticks="2"/>`, ``} {
+		steadyStateAllocations(t, delay)
+	}
+}
+
+func steadyStateAllocations(t *testing.T, delay string) {
+	root, err := config.ParseTree("c.argos", []byte(`<channel id="radio"><range radius="0.5"/><loss probability="0.1"/>`+delay+`</channel>`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,11 +91,14 @@ func TestSteadyStateDeliveryAllocatesNothing(t *testing.T) {
 		allocs += testing.AllocsPerRun(1, tick)
 	}
 	if allocs != 0 {
-		t.Errorf("%v allocations in 100 ticks of steady state (%d robots, %.1f deliveries per robot and tick)",
-			allocs, robots, float64(heard-before)/200/robots)
+		t.Errorf("%q: %v allocations in 100 ticks of steady state (%d robots, %.1f deliveries per robot and tick)",
+			delay, allocs, robots, float64(heard-before)/200/robots)
 	}
 	if heard == before {
 		t.Fatal("no message delivered: the test measures nothing")
+	}
+	if pulls := delay == ""; c.pullable() != pulls {
+		t.Errorf("%q: pullable is %v", delay, !pulls)
 	}
 }
 
