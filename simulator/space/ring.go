@@ -24,9 +24,20 @@ const ringCands = 16
 func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []float64) int {
 	b := &s.Bodies[i]
 	p := b.Pos
+	// A body alone (most of a sparse swarm) reads -1 everywhere: found
+	// before the candidates' buffers are made (and zeroed).
+	m := ci.Vector2{X: outer, Y: outer}
+	lo, hi := p.Sub(m), p.Add(m)
+	noStatic := s.static.none(lo, hi)
+	if noStatic && s.clearOf(i, p, outer) {
+		for k := range dirs {
+			t[k] = -1
+		}
+		return 0
+	}
 	var buf [ringCands]int32
 	var dbuf [ringCands]ringDisc
-	cands, discs := s.ringCands(i, p, outer, z, buf[:0], dbuf[:0])
+	cands, discs := s.ringCands(i, p, outer, z, noStatic, buf[:0], dbuf[:0])
 	if len(cands) == 0 && len(discs) == 0 {
 		for k := range dirs {
 			t[k] = -1
@@ -101,11 +112,12 @@ type ringDisc struct {
 // ringCands appends the bodies that Nearby(p, r, z, i) returns: plain
 // discs of the mobile index to discs, as their disc, and the others to
 // buf, as their handle (without removing the repeats of static bodies
-// spanning several cells, which change no minimum).
-func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, buf []int32, discs []ringDisc) ([]int32, []ringDisc) {
+// spanning several cells, which change no minimum). noStatic: the
+// caller found no static body within r of p.
+func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, noStatic bool, buf []int32, discs []ringDisc) ([]int32, []ringDisc) {
 	m := ci.Vector2{X: r, Y: r}
 	g := &s.static
-	if lo, hi := p.Sub(m), p.Add(m); !g.none(lo, hi) {
+	if lo, hi := p.Sub(m), p.Add(m); !noStatic {
 		x0, y0, x1, y1 := g.span(lo, hi)
 		for y := y0; y <= y1; y++ {
 			for x := x0; x <= x1; x++ {
