@@ -46,9 +46,9 @@ type MessagingSensor interface {
 }
 
 // InboxReader is implemented by messaging sensors that hand out their
-// messages one by one without copying them (the simulator's, where a
-// broadcast reaches many robots): [Topic] reads through it when the
-// sensor has it. InboxMessage returns message i of the inbox (0 <= i <
+// messages one by one without copying a whole inbox: [Topic] reads
+// through it when the sensor has it (and through [InboxLister] first
+// when it has that too). InboxMessage returns message i of the inbox (0 <= i <
 // InboxLen()) and whether it was sent to this robot alone; the message
 // belongs to the runtime, may be shared with other robots and must not be
 // modified, and its To field may be left empty.
