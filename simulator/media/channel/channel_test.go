@@ -264,15 +264,20 @@ func TestDelay(t *testing.T) {
 }
 
 // Payloads of every size arrive whole, held or not, broadcast or
-// unicast: short ones in the inbox entries, longer ones beside them,
-// alike through a Topic and through the sensor's Inbox.
+// unicast, pulled or not: short ones in the inbox entries, longer ones
+// beside them, alike through a Topic and through the sensor's Inbox.
 func TestPayloadSizes(t *testing.T) {
 	robots := map[string][2]float64{"ep0": {0, 0}, "ep1": {0.3, 0}}
 	codec, _ := ci.NewCodec[[]byte]()
-	for _, stages := range []string{``, `<delay ticks="2"/>`} {
+	// a range and no unicast: pulled
+	for _, stages := range []string{``, `<delay ticks="2"/>`, `<range radius="1"/>`} {
+		to := `to="ep1"`
+		if strings.Contains(stages, "range") {
+			to = ""
+		}
 		// the wire encoding of a []byte adds its length (a byte here)
 		for _, size := range []int{8, ci.InboxSmall - 1, ci.InboxSmall, 32, 200} {
-			sim := experiment(t, stages, fmt.Sprintf(`bytes="%d" to="ep1" count="2"`, size), robots, "", 0)
+			sim := experiment(t, stages, fmt.Sprintf(`bytes="%d" %s count="2"`, size, to), robots, "", 0)
 			ep1 := theChannel(t, sim).Members()[1]
 			for step := 1; step <= 6; step++ {
 				run(t, sim, 1)
@@ -294,12 +299,18 @@ func TestPayloadSizes(t *testing.T) {
 					uni++
 				}
 			}
-			want := 4 * 5 // a broadcast and a unicast, twice, from steps 1-5
-			if stages != "" {
-				want = 4 * 3 // from steps 1-3
+			want, wantUni := 4*5, 2*5 // a broadcast and a unicast, twice, from steps 1-5
+			switch {
+			case to == "":
+				want, wantUni = 2*5, 0
+				if !theChannel(t, sim).Pullable() {
+					t.Errorf("%q: not pulled", stages)
+				}
+			case stages != "":
+				want, wantUni = 4*3, 2*3 // from steps 1-3
 			}
-			if len(log) != want || 2*uni != want {
-				t.Errorf("%q, %d bytes: %d messages (%d unicast) in 6 steps, want %d (half unicast)", stages, size, len(log), uni, want)
+			if len(log) != want || uni != wantUni {
+				t.Errorf("%q, %d bytes: %d messages (%d unicast) in 6 steps, want %d (%d unicast)", stages, size, len(log), uni, want, wantUni)
 			}
 		}
 	}

@@ -87,3 +87,6 @@ func plainAsStages(t *testing.T, stages string, pulls bool) {
 		t.Fatalf("%s: inline forwarding: %d deliveries, %+v; through the stages: %d, %+v", stages, len(inline), st1, len(staged), st2)
 	}
 }
+
+// Pullable tells the external tests whether the last Update pulled.
+func (c *Channel) Pullable() bool { return c.pullable() }
