@@ -38,19 +38,27 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 	var buf [ringCands]int32
 	var dbuf [ringCands]ringDisc
 	cands, discs := s.ringCands(i, p, outer, z, noStatic, buf[:0], dbuf[:0])
+	// A ray misses a disc whose centre lies farther than its radius from
+	// the ray's line: such pairs are passed over after a cross product,
+	// with a margin (tol) far beyond the rounding of the exact test
+	// below, which would find no hit for them either (its discriminant
+	// is negative, and the ray does not start inside). Most pairs of a
+	// ring are such: a disc meets one or two rays of eight. What of the
+	// tests depends on the disc alone is computed once per disc (the
+	// same operations on the same numbers as in the tests).
+	tol := 1e-7 * (1 + outer + math.Abs(p.X) + math.Abs(p.Y))
+	for k := range discs {
+		d := &discs[k]
+		lim := d.r + tol
+		d.rel = ci.Vector2{X: d.pos.X - p.X, Y: d.pos.Y - p.Y}
+		d.lim2, d.r2 = lim*lim, d.r*d.r
+	}
 	if len(cands) == 0 && len(discs) == 0 {
 		for k := range dirs {
 			t[k] = -1
 		}
 		return 0
 	}
-	// A ray misses a disc whose centre lies farther than its radius from
-	// the ray's line: such pairs are passed over after a cross product,
-	// with a margin (tol) far beyond the rounding of the exact test
-	// below, which would find no hit for them either (its discriminant
-	// is negative, and the ray does not start inside). Most pairs of a
-	// ring are such: a disc meets one or two rays of eight.
-	tol := 1e-7 * (1 + outer + math.Abs(p.X) + math.Abs(p.Y))
 	hits := 0
 	for k, d := range dirs {
 		// the ray's direction turned by the body's heading
@@ -64,15 +72,15 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 		dv := to.Sub(from)
 		a := dv.Dot(dv)
 		uu := c*c + sn*sn // (1, but for rounding)
-		for _, d := range discs {
+		for q := range discs {
+			d := &discs[q]
 			// the centre's distance to the ray's line, times |(c, sn)|
-			lim := d.r + tol
-			if x := c*(d.pos.Y-p.Y) - sn*(d.pos.X-p.X); x*x > lim*lim*uu {
+			if x := c*d.rel.Y - sn*d.rel.X; x*x > d.lim2*uu {
 				continue // (NaN: on to the exact test)
 			}
 			f := from.Sub(d.pos)
 			bb := f.Dot(dv)
-			cc := f.Dot(f) - d.r*d.r
+			cc := f.Dot(f) - d.r2
 			if cc <= 0 {
 				best = 0 // starts inside: no hit comes earlier
 				continue
@@ -103,10 +111,14 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 	return hits
 }
 
-// ringDisc is a plain disc of the mobile index, as a ray meets it.
+// ringDisc is a plain disc of the mobile index, as a ray meets it: its
+// centre and radius, and what CastRing's tests read of them (the centre
+// less the ring's, the squares of the radius with and without the
+// margin).
 type ringDisc struct {
-	pos ci.Vector2
-	r   float64
+	pos, rel ci.Vector2
+	r        float64
+	r2, lim2 float64
 }
 
 // ringCands appends the bodies that Nearby(p, r, z, i) returns: plain
