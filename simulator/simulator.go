@@ -108,6 +108,12 @@ type robot struct {
 	rnd rand.Rand
 }
 
+// allIdle reports whether every one of a robot's n sensors or
+// actuators is marked idle (tickless) in idle: the act and sense phases
+// then skip the robot's list. Past eight devices it is false (1<<n-1
+// exceeds any mark).
+func allIdle(idle, n uint8) bool { return uint(idle) == 1<<n-1 }
+
 // maxDevices is the most sensors, and the most actuators, a robot can have.
 const maxDevices = math.MaxUint8
 
@@ -266,6 +272,9 @@ const robotChunk = 64
 
 func (s *Simulator) makeJobs() {
 	s.jobs.act = s.eachRobot(func(r *robot) {
+		if allIdle(r.idleActs, r.nActs) {
+			return // no call, no list (agents of a custom engine on a channel)
+		}
 		for i, a := range r.actuators() {
 			if r.idleActs>>i&1 == 0 {
 				a.Apply()
@@ -369,9 +378,11 @@ func senseControl(robots []*robot, k int) (next int, panicked robotPanic) {
 		if r.removed {
 			continue
 		}
-		for j, sen := range r.sensors() {
-			if r.idleSens>>j&1 == 0 {
-				sen.Update()
+		if !allIdle(r.idleSens, r.nSens) {
+			for j, sen := range r.sensors() {
+				if r.idleSens>>j&1 == 0 {
+					sen.Update()
+				}
 			}
 		}
 		inCtrl = true
