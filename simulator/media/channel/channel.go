@@ -430,7 +430,7 @@ func (c *Channel) Update(run physics.Runner) {
 // messages in the order sent, with the same draws.
 func (c *Channel) pullable() bool {
 	return c.plain && c.rng != nil && c.plainHold == 0 && len(c.losses) <= maxPlainLosses &&
-		len(c.passed) > 0 && len(c.passed) == len(c.msgs) && c.unicasts == 0 && c.msgAt[0] == 0 &&
+		len(c.passed) > 0 && len(c.passed) == len(c.msgs) && c.unicasts == 0 && !c.msgs[0].Resumed &&
 		c.later[c.tick&int64(len(c.later)-1)] == nil && len(c.nbrAt) == len(c.members)+1
 }
 
@@ -438,6 +438,15 @@ func (c *Channel) pullable() bool {
 // (in parallel), each chunk's as refs in pulled, then the inboxes.
 func (c *Channel) pull(run physics.Runner) {
 	n := len(c.members)
+	// where each member's messages start: they are in member order
+	c.msgAt = resize(c.msgAt, n+1)
+	clear(c.msgAt)
+	for k := range c.msgs {
+		c.msgAt[c.msgs[k].From+1]++
+	}
+	for i := 1; i <= n; i++ {
+		c.msgAt[i] += c.msgAt[i-1]
+	}
 	nl := 0
 	for k := range c.losses {
 		if c.losses[k].p > 0 {
@@ -587,10 +596,8 @@ func (c *Channel) collect() {
 	c.heldB[c.tick&1] = cur
 	p := c.tick & 1
 	box, small := c.box[p], c.small[p]
-	c.msgAt = resize(c.msgAt, len(c.members)+1)
 	c.unicasts = 0
 	for i := range c.members {
-		c.msgAt[i] = int32(len(c.msgs))
 		b := &box[i]
 		if b.tick != c.tick || c.flags[i]&agentLive == 0 {
 			continue
@@ -609,7 +616,6 @@ func (c *Channel) collect() {
 			}
 		}
 	}
-	c.msgAt[len(c.members)] = int32(len(c.msgs))
 }
 
 // add lists a message sent by member i.
@@ -663,6 +669,11 @@ func (c *Channel) receive() {
 	c.tab = resize(c.tab, len(c.msgs))
 	c.bigAt = resize(c.bigAt, len(c.msgs))
 	c.big = c.big[:0]
+	if c.plain && c.plainHold > 0 {
+		// every delivery of this tick's messages is held: they reach
+		// the inboxes from their slots, not from tab
+		return
+	}
 	for _, k := range c.passed {
 		m := &c.msgs[k]
 		if setEntry(&c.tab[k], m.Topic, c.state.Agents[m.From].ID, m.Payload, m.To >= 0) {
@@ -680,7 +691,11 @@ func (c *Channel) receive() {
 // payload is too long for it.
 func setEntry(e *ci.InboxEntry, topic, from string, payload []byte, unicast bool) bool {
 	*e = ci.InboxEntry{Topic: topic, From: from, N: int32(len(payload)), Unicast: unicast}
-	return copy(e.Small[:], payload) < len(payload)
+	if len(payload) > len(e.Small) {
+		return true
+	}
+	copy(e.Small[:], payload)
+	return false
 }
 
 // hold keeps message m at stage s for n ticks, with a copy of its
@@ -810,9 +825,6 @@ func (c *Channel) forward(m *Message, buf []fwd) []fwd {
 	// drop the others
 	p := c.pos[m.From]
 	r2 := c.rng.r2
-	if c.plain && len(c.losses) <= maxPlainLosses {
-		return c.forwardNear(m, buf)
-	}
 	if c.plain {
 		for _, j := range c.nbr[c.nbrAt[m.From]:c.nbrAt[m.From+1]] {
 			q := c.pos[j]
@@ -860,46 +872,8 @@ func (c *Channel) forwardTo(m *Message, to int, buf []fwd, inRange bool) []fwd {
 	return append(buf, fwd{to: int32(to), msg: ref, hold: min(hold, maxHold)})
 }
 
-// maxPlainLosses is the most loss stages forwardNear draws for.
+// maxPlainLosses is the most loss stages pull draws for.
 const maxPlainLosses = 4
-
-// forwardNear is forwardPlain for all of a broadcast's candidates in
-// the tightest range, with what the draws share made once per message:
-// Rand(to, salt) is mix(mix(base^salt)+to) < p, and the float compare
-// an integer one.
-func (c *Channel) forwardNear(m *Message, buf []fwd) []fwd {
-	var seed [maxPlainLosses]uint64
-	var below [maxPlainLosses]uint64
-	nl := 0
-	for k := range c.losses {
-		if l := &c.losses[k]; l.p > 0 {
-			seed[nl], below[nl] = mix(m.base^l.salt), drawBelow(l.p)
-			nl++
-		}
-	}
-	p := c.pos[m.From]
-	r2 := c.rng.r2
-	from, key, hold := m.From, m.key, c.plainHold
-	for _, j := range c.nbr[c.nbrAt[from]:c.nbrAt[from+1]] {
-		q := c.pos[j]
-		if dx, dy := q.X-p.X, q.Y-p.Y; dx*dx+dy*dy > r2 {
-			continue
-		}
-		f := c.flags[j]
-		if int(j) == from || f&agentLive == 0 || f&agentFilters != 0 && !slices.Contains(c.members[j].topics, m.Topic) {
-			continue
-		}
-		h := hold
-		for k := 0; k < nl; k++ {
-			if mix(seed[k]+uint64(j))>>11 < below[k] {
-				h = -1
-				break
-			}
-		}
-		buf = append(buf, fwd{to: j, msg: key, hold: h})
-	}
-	return buf
-}
 
 // drawBelow returns the integer b for which a draw of Rand, made of
 // the top 53 bits x of a hash as x/2^53, is below p exactly when x < b.

@@ -25,7 +25,7 @@ func (serialRun) Run(n int, job func(int)) {
 // after tick, and the same counts.
 func TestPlainForwardingAsStages(t *testing.T) {
 	// two losses and no delay (pull), two losses and a delay
-	// (forwardNear), and more than they draw for (forwardPlain)
+	// (forwardPlain), and more than pull draws for
 	for _, stages := range []string{`<loss probability="0.3"/><loss probability="0.2"/>`,
 		`<loss probability="0.3"/><delay ticks="2"/><loss probability="0.2"/>`,
 		strings.Repeat(`<loss probability="0.1"/>`, maxPlainLosses) + `<delay ticks="1"/><loss probability="0.05"/>`} {
