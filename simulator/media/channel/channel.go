@@ -478,14 +478,7 @@ func (c *Channel) pull(run physics.Runner) {
 		delivered += len(pc.refs)
 		dropped += pc.dropped
 	}
-	most := c.inboxMax
-	for i := 1; i <= n; i++ {
-		most = max(most, int(c.count[i]))
-		c.count[i] += c.count[i-1]
-	}
-	c.inboxMax = most
-	c.at = resize(c.at, n+1)
-	copy(c.at, c.count)
+	c.inboxStarts(n)
 	c.refs = resize(c.refs, delivered)
 	c.ent = resize(c.ent, delivered)
 	p := 0
@@ -953,14 +946,7 @@ func (c *Channel) deliver(chunks int) {
 			}
 		}
 	}
-	most := c.inboxMax
-	for i := 1; i <= n; i++ {
-		most = max(most, int(c.count[i]))
-		c.count[i] += c.count[i-1]
-	}
-	c.inboxMax = most
-	c.at = resize(c.at, n+1)
-	copy(c.at, c.count)
+	c.inboxStarts(n)
 	// then place them, in the same order: a stable counting sort
 	c.refs = resize(c.refs, delivered)
 	if c.now != nil {
@@ -1307,3 +1293,17 @@ func (c *Channel) UsesMobileIndex() bool {
 // arrays only.
 func (s *Sender) UsesMobileIndex() bool   { return false }
 func (r *Receiver) UsesMobileIndex() bool { return false }
+
+// inboxStarts turns count, the number of deliveries to each of the n
+// members (count[i+1] for member i), into where each member's inbox
+// starts, notes the largest inbox yet, and keeps the starts in at.
+func (c *Channel) inboxStarts(n int) {
+	most := c.inboxMax
+	for i := 1; i <= n; i++ {
+		most = max(most, int(c.count[i]))
+		c.count[i] += c.count[i-1]
+	}
+	c.inboxMax = most
+	c.at = resize(c.at, n+1)
+	copy(c.at, c.count)
+}
