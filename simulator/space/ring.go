@@ -30,14 +30,14 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 	lo, hi := p.Sub(m), p.Add(m)
 	noStatic := s.static.none(lo, hi)
 	if noStatic && s.clearOf(i, p, outer) {
-		for k := range dirs {
-			t[k] = -1
-		}
-		return 0
+		return missAll(t[:len(dirs)])
 	}
 	var buf [ringCands]int32
 	var dbuf [ringCands]ringDisc
 	cands, discs := s.ringCands(i, p, outer, z, noStatic, buf[:0], dbuf[:0])
+	if len(cands) == 0 && len(discs) == 0 {
+		return missAll(t[:len(dirs)])
+	}
 	// A ray misses a disc whose centre lies farther than its radius from
 	// the ray's line: such pairs are passed over after a cross product,
 	// with a margin (tol) far beyond the rounding of the exact test
@@ -52,12 +52,6 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 		lim := d.r + tol
 		d.rel = ci.Vector2{X: d.pos.X - p.X, Y: d.pos.Y - p.Y}
 		d.lim2, d.r2 = lim*lim, d.r*d.r
-	}
-	if len(cands) == 0 && len(discs) == 0 {
-		for k := range dirs {
-			t[k] = -1
-		}
-		return 0
 	}
 	hits := 0
 	for k, d := range dirs {
@@ -109,6 +103,15 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 		}
 	}
 	return hits
+}
+
+// missAll sets every ray's reading to -1 (nothing in reach) and returns
+// the number of hits, 0.
+func missAll(t []float64) int {
+	for k := range t {
+		t[k] = -1
+	}
+	return 0
 }
 
 // ringDisc is a plain disc of the mobile index, as a ray meets it: its

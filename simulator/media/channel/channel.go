@@ -673,7 +673,7 @@ func (c *Channel) receive() {
 			// at an offset aligned for any value, which a Topic then
 			// loads without copying byte by byte
 			off := (len(c.big) + 7) &^ 7
-			c.big = append(c.big[:len(c.big)], make([]byte, off-len(c.big))...)
+			c.big = append(c.big, make([]byte, off-len(c.big))...)
 			c.bigAt[k] = int32(off)
 			c.big = append(c.big, m.Payload...)
 		}
@@ -772,12 +772,7 @@ func (c *Channel) buildLists() {
 			}
 		}
 		// by member, the order in which pull hears the candidates
-		l := c.nbr[c.nbrAt[i]:]
-		for a := 1; a < len(l); a++ {
-			for b := a; b > 0 && l[b] < l[b-1]; b-- {
-				l[b], l[b-1] = l[b-1], l[b]
-			}
-		}
+		slices.Sort(c.nbr[c.nbrAt[i]:])
 	}
 	c.nbrAt[n] = int32(len(c.nbr))
 	c.builtAt = append(c.builtAt[:0], c.pos...)
