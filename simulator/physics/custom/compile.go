@@ -27,6 +27,21 @@ type program struct {
 	// apart: no derivative is a state's register (x' = y is), so that
 	// RK4 may write the states while it reads the slopes in place
 	apart bool
+	// zeros, when not nil, says that the derivative of every state no
+	// derivative reads is a control times a sine or cosine of an input
+	// (a unicycle's x' = v*cos(theta)), one entry per such state; read
+	// holds the instructions the other states' derivatives need, in
+	// order. An agent whose controls in those products are zero (one
+	// turning on the spot) keeps those states as they are through an
+	// RK4 step, whatever the sines: see batch.stillLane.
+	zeros []zeroSlope
+	read  []instr
+}
+
+// zeroSlope is the derivative of state j, ctl times a sine or cosine of
+// input register arg.
+type zeroSlope struct {
+	j, ctl, arg int32
 }
 
 type constReg struct {
@@ -172,6 +187,7 @@ func compile(eqs []*node, inputs int) *program {
 	}
 	c.p.memoize()
 	c.p.findReads(inputs)
+	c.p.findZeros(len(eqs), inputs)
 	c.p.apart = true
 	for _, r := range c.p.out {
 		if int(r) < len(eqs) {
@@ -199,6 +215,85 @@ func (p *program) findReads(inputs int) {
 	for _, r := range p.out {
 		read(r)
 	}
+}
+
+// findZeros fills p.zeros and p.read when every state no derivative
+// reads (of the first ns inputs; the controls follow them, then t) has a
+// derivative ctl*trig(arg) or trig(arg)*ctl, ctl a control and arg a
+// state or control: a product of a zero and a finite number (the sine
+// or cosine of a finite number) is a zero.
+func (p *program) findZeros(ns, inputs int) {
+	p.zeros, p.read = nil, nil
+	made := map[int32]*instr{} // a register -> the instruction that writes it
+	for k := range p.code {
+		in := &p.code[k]
+		made[in.dst] = in
+		if in.op == opSinCos {
+			made[in.b] = in
+		}
+	}
+	ctl := func(r int32) bool { return int(r) >= ns && int(r) < inputs-1 }
+	trig := func(r int32) (int32, bool) {
+		in := made[r]
+		if in == nil {
+			return 0, false
+		}
+		switch in.op {
+		case opSinCos, opSin, opCos:
+			return in.a, int(in.a) < inputs-1 // a state or a control, not t
+		}
+		return 0, false
+	}
+	var zeros []zeroSlope
+	for j := 0; j < ns; j++ {
+		if p.reads[j] {
+			continue
+		}
+		in := made[p.out[j]]
+		if in == nil || in.op != opMul {
+			return
+		}
+		c, t := in.a, in.b
+		if !ctl(c) {
+			c, t = t, c
+		}
+		arg, ok := trig(t)
+		if !ctl(c) || !ok {
+			return
+		}
+		zeros = append(zeros, zeroSlope{j: int32(j), ctl: c, arg: arg})
+	}
+	if len(zeros) == 0 {
+		return
+	}
+	// the instructions the read states' derivatives need: backwards from
+	// their registers
+	need := make([]bool, p.nregs)
+	for j := 0; j < ns; j++ {
+		if p.reads[j] {
+			need[p.out[j]] = true
+		}
+	}
+	keep := make([]bool, len(p.code))
+	for k := len(p.code) - 1; k >= 0; k-- {
+		in := &p.code[k]
+		if !need[in.dst] && !(in.op == opSinCos && need[in.b]) {
+			continue
+		}
+		keep[k] = true
+		need[in.a] = true
+		switch in.op {
+		case opAdd, opSub, opMul, opDiv, opPow, opAtan2, opMin, opMax, opHypot:
+			need[in.b] = true
+		}
+	}
+	read := []instr{}
+	for k, in := range p.code {
+		if keep[k] {
+			read = append(read, in)
+		}
+	}
+	p.zeros, p.read = zeros, read
 }
 
 // memoize gives every sine and cosine a memo register. The registers
@@ -342,9 +437,12 @@ func (p *program) run(regs []float64, stride, n int) {
 // registers exec makes (a stage of RK4 that runs for a few agents, see
 // batch.lane), the others through exec over that one agent. The same
 // operations, so the same bits as run.
-func (p *program) runLane(regs []float64, stride, l int) {
-	for i := range p.code {
-		in := &p.code[i]
+func (p *program) runLane(regs []float64, stride, l int) { runLane(p.code, regs, stride, l) }
+
+// runLane runs code for agent l of regs: see program.runLane.
+func runLane(code []instr, regs []float64, stride, l int) {
+	for i := range code {
+		in := &code[i]
 		d, a := &regs[int(in.dst)*stride+l], regs[int(in.a)*stride+l]
 		switch in.op {
 		case opCopy:

@@ -621,6 +621,9 @@ func (bt *batch) fewTurn(ch *chunk, n int, h float64) bool {
 // s0 + f*k, the program run when they differ from the last stage's (the
 // second stage's always do), the sum of the four slopes.
 func (bt *batch) lane(ch *chunk, l int, h, h6 float64) {
+	if bt.prog.zeros != nil && bt.stillLane(ch, l, h, h6) {
+		return
+	}
 	ns := len(bt.d.States)
 	reads, out, r := bt.prog.reads, bt.prog.out, ch.regs
 	for stage := 1; stage < 4; stage++ {
@@ -654,6 +657,83 @@ func (bt *batch) lane(ch *chunk, l int, h, h6 float64) {
 		k3, k4 := ch.k[(2*ns+j)*lanes+l], ch.k[(3*ns+j)*lanes+l]
 		r[j*lanes+l] = ch.s0[j*lanes+l] + h6*(k1+2*k2+2*k3+k4)
 	}
+}
+
+// stillLane is lane for a lane whose controls in the products of
+// prog.zeros are zeros (a unicycle turning on the spot, v = 0), when the
+// states those products are the derivatives of are finite and not zero,
+// and the sines' arguments finite at every stage: each such slope is then
+// a zero (the sine or cosine of a finite number is finite), the four
+// stages' weighted sum a zero, and the state plus it the state itself,
+// bit for bit, whatever the sines. Only the other states run the stages,
+// through the instructions their derivatives need (prog.read): no sine
+// for the products, whose registers, and the sines' memos, keep the first
+// stage's values. It reports false, having changed nothing lane reads,
+// when the lane is not such a lane.
+func (bt *batch) stillLane(ch *chunk, l int, h, h6 float64) bool {
+	ns := len(bt.d.States)
+	p := bt.prog
+	reads, out, r := p.reads, p.out, ch.regs
+	finite := func(v float64) bool { return math.Abs(v) <= math.MaxFloat64 }
+	for _, z := range p.zeros {
+		if math.Float64bits(r[int(z.ctl)*lanes+l])<<1 != 0 {
+			return false // not a zero
+		}
+		if s := ch.s0[int(z.j)*lanes+l]; s == 0 || !finite(s) {
+			return false // a zero's sign would count, or no zero is added
+		}
+		a := r[int(z.arg)*lanes+l] // a control
+		if int(z.arg) < ns {
+			a = ch.s0[int(z.arg)*lanes+l] // a state, at the first stage
+		}
+		if !finite(a) {
+			return false
+		}
+	}
+	for stage := 1; stage < 4; stage++ {
+		f := h / 2
+		if stage == 3 {
+			f = h
+		}
+		changed := stage == 1
+		for j := 0; j < ns; j++ {
+			if !reads[j] {
+				continue
+			}
+			v := ch.s0[j*lanes+l] + f*ch.k[((stage-1)*ns+j)*lanes+l]
+			q := &r[j*lanes+l]
+			changed = changed || math.Float64bits(v) != math.Float64bits(*q)
+			*q = v
+		}
+		for _, z := range p.zeros {
+			if !finite(r[int(z.arg)*lanes+l]) {
+				return false // lane starts again from s0 and the first slopes
+			}
+		}
+		if changed {
+			runLane(p.read, r, lanes, l)
+		}
+		for j := 0; j < ns; j++ {
+			if !reads[j] {
+				continue
+			}
+			if changed {
+				ch.k[(stage*ns+j)*lanes+l] = r[int(out[j])*lanes+l]
+			} else {
+				ch.k[(stage*ns+j)*lanes+l] = ch.k[((stage-1)*ns+j)*lanes+l]
+			}
+		}
+	}
+	for j := 0; j < ns; j++ {
+		if !reads[j] {
+			r[j*lanes+l] = ch.s0[j*lanes+l]
+			continue
+		}
+		k1, k2 := ch.k[j*lanes+l], ch.k[(ns+j)*lanes+l]
+		k3, k4 := ch.k[(2*ns+j)*lanes+l], ch.k[(3*ns+j)*lanes+l]
+		r[j*lanes+l] = ch.s0[j*lanes+l] + h6*(k1+2*k2+2*k3+k4)
+	}
+	return true
 }
 
 func fill(s []float64, v float64) {

@@ -233,3 +233,115 @@ func TestDevicesFollowTheirAgentUncalled(t *testing.T) {
 		t.Errorf("after Reset, agent 1 moved to x=%v: its command was not zeroed", x)
 	}
 }
+
+// A unicycle turning on the spot (v = 0) keeps x and y through an RK4
+// step whatever the sines of theta (v*cos(theta) is a zero), so the
+// engine computes no sine for them at the later stages (stillLane): the
+// same bits as RK4 over the trees, for v = +0 and -0, headings in and
+// out of (-pi, pi]; and the lanes where a zero's sign or the sine counts
+// take the stages in full: x = 0 or y = 0 (x + -0 is not always x), v not
+// zero. The sines' memo shows which way each lane went: the first
+// stage's heading when the later stages computed no sine, the last
+// stage's when they did.
+func TestRK4TurningOnTheSpot(t *testing.T) {
+	type agent struct {
+		s, u  []float64
+		still bool // stillLane applies
+	}
+	ref := []agent{
+		{[]float64{1, 2, 0.5}, []float64{0, 3}, true},
+		{[]float64{-1.5, 0.25, 4}, []float64{math.Copysign(0, -1), -2}, true},
+		{[]float64{2, -3, -7.5}, []float64{0, 1.5}, true},
+		{[]float64{0, 1, 1}, []float64{0, 2}, false},                    // x = 0
+		{[]float64{1, math.Copysign(0, -1), 1}, []float64{0, 2}, false}, // y = -0, which -0 + +0 makes +0
+		{[]float64{3, 1, 2}, []float64{0.25, 1}, false},                 // moving
+	}
+	// standing agents: the later stages of the six above run lane by lane
+	for k := 0; k < 18; k++ {
+		ref = append(ref, agent{s: []float64{float64(k) + 1, 5, 0.1 * float64(k)}, u: []float64{0, 0}})
+	}
+	poses := make([][3]float64, len(ref))
+	for k, a := range ref {
+		poses[k] = [3]float64{a.s[0], a.s[1], a.s[2]}
+	}
+	e, _ := engine(t, unicycle, "rk4", 1, poses...)
+	d := e.dyn[0]
+	if len(d.prog.zeros) != 2 || len(d.prog.read) != 0 {
+		t.Fatalf("the unicycle's zeros %v and read code %v: want x' and y', and no code for theta' = w", d.prog.zeros, d.prog.read)
+	}
+	for k := range ref {
+		e.SetControls(k, ref[k].u)
+	}
+	slope := func(a agent, s []float64) []float64 {
+		in := append(append(append([]float64{}, s...), a.u...), 0)
+		k := make([]float64, len(s))
+		for j, eq := range d.eqs {
+			k[j] = eval(eq, in)
+		}
+		return k
+	}
+	const h = 0.01
+	memo := e.batches[0].yaw.m
+	for step := 0; step < 20; step++ {
+		e.Step(h, physics.Serial{})
+		for k := range ref {
+			a := ref[k]
+			s0 := a.s
+			at := func(k []float64, f float64) []float64 {
+				s := make([]float64, len(s0))
+				for j := range s {
+					s[j] = s0[j] + f*k[j]
+				}
+				return s
+			}
+			k1 := slope(a, s0)
+			k2 := slope(a, at(k1, h/2))
+			k3 := slope(a, at(k2, h/2))
+			k4 := slope(a, at(k3, h))
+			next := make([]float64, len(s0))
+			for j := range next {
+				next[j] = s0[j] + h/6*(k1[j]+2*k2[j]+2*k3[j]+k4[j])
+			}
+			ref[k].s = next
+			if k < 6 {
+				want := s0[2] + h*k3[2] // the last stage's heading
+				if a.still {
+					want = s0[2]
+				}
+				if got := e.batches[0].chunks[0].regs[int(memo)*lanes+k]; math.Float64bits(got) != math.Float64bits(want) {
+					t.Errorf("step %d, agent %d: the sines' memo holds %v, want %v (still %v)", step, k, got, want, a.still)
+				}
+			}
+		}
+	}
+	got := make([]float64, 3)
+	for k := range ref {
+		e.State(k, got)
+		for j := range got {
+			if math.Float64bits(got[j]) != math.Float64bits(ref[k].s[j]) {
+				t.Errorf("agent %d, state %s: engine %v, trees %v", k, d.States[j], got[j], ref[k].s[j])
+			}
+		}
+	}
+}
+
+// Only dynamics whose unread states' derivatives are all products of a
+// control and a sine or cosine have zeros.
+func TestZerosFound(t *testing.T) {
+	for _, tc := range []struct {
+		eqs  string
+		want int
+	}{
+		{"<equation>x' = v*cos(theta)</equation><equation>y' = sin(theta)*v</equation><equation>theta' = w</equation>", 2},
+		{"<equation>x' = v*cos(theta)</equation><equation>y' = v*sin(theta) + 1</equation><equation>theta' = w</equation>", 0},
+		{"<equation>x' = v*cos(theta + 1)</equation><equation>y' = v*sin(theta)</equation><equation>theta' = w</equation>", 0},
+		{"<equation>x' = w*cos(theta)</equation><equation>y' = v*cos(theta)</equation><equation>theta' = w*cos(theta)</equation>", 2},
+		{"<equation>x' = cos(theta)</equation><equation>y' = v*sin(theta)</equation><equation>theta' = w</equation>", 0},
+		{"<equation>x' = v*cos(t)</equation><equation>y' = v*sin(theta)</equation><equation>theta' = w</equation>", 0},
+	} {
+		e, _ := engine(t, `<dynamics name="d" states="x, y, theta" controls="v, w">`+tc.eqs+`</dynamics>`, "rk4", 1, [3]float64{1, 1, 0})
+		if got := len(e.dyn[0].prog.zeros); got != tc.want {
+			t.Errorf("%s: %d zeros, want %d", tc.eqs, got, tc.want)
+		}
+	}
+}
