@@ -58,9 +58,36 @@ type Controller struct {
 // its unit vector (ci.FromPolar(1, angle)), which callers must not change.
 // The simulator's sensors share them between the robots of a model, which
 // saves a million e-pucks 190 MB of caches.
+//
+// AllZero reports whether every reading is zero (false when the sensor
+// does not know): the simulator's sensors know it when nothing was in
+// reach, and ControlStep then reads no reading.
 type ring interface {
 	ci.Proximity
 	Directions() (angles []float64, dirs []ci.Vector2)
+	AllZero() bool
+}
+
+// directed is a proximity sensor that gives its directions (the ring's
+// first two methods), which may or may not know when its readings are
+// all zero.
+type directed interface {
+	ci.Proximity
+	Directions() (angles []float64, dirs []ci.Vector2)
+}
+
+// unknownZero is a directed sensor that does not say when its readings
+// are all zero.
+type unknownZero struct{ directed }
+
+func (unknownZero) AllZero() bool { return false }
+
+// withZero returns d as a ring: itself when it has AllZero.
+func withZero(d directed) ring {
+	if r, ok := d.(ring); ok {
+		return r
+	}
+	return unknownZero{d}
 }
 
 // ownRing is a proximity sensor with directions cached by the controller.
@@ -71,6 +98,9 @@ type ownRing struct {
 }
 
 func (o *ownRing) Directions() ([]float64, []ci.Vector2) { return o.angles, o.dirs }
+
+// AllZero is false: the controller reads the readings to know.
+func (o *ownRing) AllZero() bool { return false }
 
 var _ ci.Controller = (*Controller)(nil)
 
@@ -119,9 +149,9 @@ func (c *Controller) Init(r ci.Robot, params ci.Params) error {
 		delta:    delta,
 		velocity: velocity,
 	}
-	if r, ok := proximity.(ring); ok {
+	if r, ok := proximity.(directed); ok {
 		if angles, dirs := r.Directions(); len(angles) == len(dirs) {
-			c.ring = r
+			c.ring = withZero(r)
 		}
 	}
 	if c.ring == nil {
@@ -193,6 +223,26 @@ func ownCache(p ci.Proximity, angles []float64, dirs []ci.Vector2, n int) *ownRi
 // ControlStep reads the proximity sensors and sets the wheel speeds. It
 // does not allocate.
 func (c *Controller) ControlStep() {
+	// A robot that senses nothing (most of a sparse swarm) has the zero
+	// sum, whose angle and length are zero: no Atan2 and Hypot for it,
+	// and no reading to read when the sensor knows they are all zero.
+	angle, length := 0.0, 0.0
+	if !c.ring.AllZero() {
+		angle, length = c.sum()
+	}
+	switch {
+	case angle >= -c.alpha && angle <= c.alpha && length < c.delta:
+		c.wheels.SetLinearVelocity(c.velocity, c.velocity)
+	case angle > 0: // obstacle on the left: turn right
+		c.wheels.SetLinearVelocity(c.velocity, 0)
+	default: // obstacle on the right or dead ahead: turn left
+		c.wheels.SetLinearVelocity(0, c.velocity)
+	}
+}
+
+// sum returns the angle and length of the mean of the readings'
+// vectors (0, 0 when every reading is zero).
+func (c *Controller) sum() (angle, length float64) {
 	readings := c.ring.Readings()
 	angles, dirs := c.ring.Directions()
 	var sum ci.Vector2
@@ -203,26 +253,13 @@ func (c *Controller) ControlStep() {
 			sensed = true
 		}
 	}
-	// ARGoS divides by the number of readings unconditionally; with no
-	// readings at all (an empty ring) nothing is sensed, so the robot
-	// goes straight instead of turning on a NaN.
-	if n := len(readings); n > 0 {
-		sum = sum.Scale(1 / float64(n))
+	if !sensed {
+		return 0, 0
 	}
-	// A robot that senses nothing (most of a sparse swarm) has the zero
-	// sum, whose angle and length are zero: no Atan2 and Hypot for it.
-	angle, length := 0.0, 0.0
-	if sensed {
-		angle, length = sum.Angle(), sum.Length()
-	}
-	switch {
-	case angle >= -c.alpha && angle <= c.alpha && length < c.delta:
-		c.wheels.SetLinearVelocity(c.velocity, c.velocity)
-	case angle > 0: // obstacle on the left: turn right
-		c.wheels.SetLinearVelocity(c.velocity, 0)
-	default: // obstacle on the right or dead ahead: turn left
-		c.wheels.SetLinearVelocity(0, c.velocity)
-	}
+	// ARGoS divides by the number of readings unconditionally (there is
+	// at least one here)
+	sum = sum.Scale(1 / float64(len(readings)))
+	return sum.Angle(), sum.Length()
 }
 
 // Reset does nothing: the controller keeps no state between ticks.

@@ -691,3 +691,36 @@ func TestUsesSharedDirectionsWithoutWritingThem(t *testing.T) {
 		t.Errorf("shared directions changed to %v %v, want %v %v", p.angles, p.dirs, want.angles, want.dirs)
 	}
 }
+
+// zeroRing is a sharedRing that says whether its readings are all zero,
+// as the simulator's sensors do.
+type zeroRing struct {
+	sharedRing
+	zero *bool
+}
+
+func (z zeroRing) AllZero() bool { return *z.zero }
+
+// A sensor that says its readings are all zero is believed: the
+// controller reads no reading and goes straight. (Here the sensor lies,
+// with an obstacle on the left, so that the test sees which was used.)
+func TestAllZeroSkipsTheReadings(t *testing.T) {
+	zero := true
+	p := zeroRing{sharedRing{citest.NewProximity(ci.Radians(45)), []float64{ci.Radians(45)}, []ci.Vector2{ci.FromPolar(1, ci.Radians(45))}}, &zero}
+	w := &citest.Wheels{}
+	r := citest.NewRobot("ep0", 1).AddActuator(ci.TagDifferentialSteering, w).AddSensor(ci.TagEPuckProximity, p)
+	c := diffusion.New()
+	if err := c.Init(r, ci.Params{}); err != nil {
+		t.Fatal(err)
+	}
+	p.Set(0, 1)
+	c.ControlStep()
+	if w.Left != 5 || w.Right != 5 {
+		t.Errorf("all zero: wheels (%v, %v), want (5, 5)", w.Left, w.Right)
+	}
+	zero = false
+	c.ControlStep()
+	if w.Left != 5 || w.Right != 0 {
+		t.Errorf("not all zero, obstacle on the left: wheels (%v, %v), want (5, 0)", w.Left, w.Right)
+	}
+}

@@ -15,6 +15,9 @@ type proximity struct {
 	r *entity.Robot
 	*proximityConf
 	readings []ci.ProximityReading
+	// zero: the last Update read nothing (every reading zero), which a
+	// controller can ask instead of reading the readings (AllZero)
+	zero bool
 }
 
 // proximityConf is what the clones of a proximity sensor share (40 bytes
@@ -122,6 +125,12 @@ func (p *proximity) Directions() (angles []float64, dirs []ci.Vector2) {
 	return p.ring.Angles, p.dirs
 }
 
+// AllZero reports whether every reading of the last Update is zero
+// because nothing was in reach (false when unknown: before the first
+// Update, or with noise). The diffusion controller asks it before
+// reading the readings: most robots of a sparse swarm sense nothing.
+func (p *proximity) AllZero() bool { return p.zero }
+
 // Update casts one ray per sensor (space.CastRing: the bodies the rays
 // can reach are gathered once per robot, and a robot with nothing in
 // reach reads zeros without casting).
@@ -144,8 +153,10 @@ func (p *proximity) Update() {
 		for i := range p.readings {
 			p.readings[i].Value = 0
 		}
+		p.zero = true
 		return
 	}
+	p.zero = false
 	for i := range p.readings {
 		v := 0.0
 		if hits > 0 && t[i] >= 0 {

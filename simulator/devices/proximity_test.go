@@ -562,3 +562,43 @@ func TestProximityDirectionsMatchReadings(t *testing.T) {
 		}
 	}
 }
+
+// AllZero says whether the last Update found nothing in reach: true for a
+// robot alone, false once a box is in reach, false with noise (whose
+// readings need not be zero), and false before any Update.
+func TestProximityAllZero(t *testing.T) {
+	type zeroer interface{ AllZero() bool }
+	s := newArena(4)
+	r := addRobot(s, entity.EPuck, "alone", -1, -1, 0, 1)
+	near := addRobot(s, entity.EPuck, "near", 1, 1, 0, 2)
+	addBox(s, 1.06, 1, 0.02, 0.2, 0.1, 0)
+	noisy := addRobot(s, entity.EPuck, "noisy", -1, 1, 0, 3)
+	s.Reindex()
+	p := proximitySensor(t, r, `<epuck_proximity implementation="default"/>`)
+	if p.(zeroer).AllZero() {
+		t.Errorf("AllZero before any Update, want false")
+	}
+	p.Update()
+	if !p.(zeroer).AllZero() {
+		t.Errorf("alone: AllZero false, want true")
+	}
+	for i, rd := range p.Readings() {
+		if rd.Value != 0 {
+			t.Errorf("alone: reading %d is %v, want 0", i, rd.Value)
+		}
+	}
+	q := p.(devices.Cloner).CloneFor(near).(devices.Sensor)
+	q.Update()
+	sum := 0.0
+	for _, rd := range q.(ci.Proximity).Readings() {
+		sum += rd.Value
+	}
+	if q.(zeroer).AllZero() || sum == 0 {
+		t.Errorf("a box in reach: AllZero %v with readings summing to %v, want false and more than 0", q.(zeroer).AllZero(), sum)
+	}
+	n := proximitySensor(t, noisy, `<epuck_proximity implementation="default" noise_level="0.1"/>`)
+	n.Update()
+	if n.(zeroer).AllZero() {
+		t.Errorf("with noise: AllZero true, want false")
+	}
+}
