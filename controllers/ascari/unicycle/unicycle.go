@@ -100,8 +100,15 @@ func (b *Body) Set(v, w float64) {
 	b.sent, b.set = sent, true
 }
 
-// Stop sets both speeds to 0.
-func (b *Body) Stop() { b.Set(0, 0) }
+// Stop sets both speeds to 0. While the commands are +0 already, under
+// positive limits (which Set clamps 0 to +0 under), it returns at once,
+// without Set's clamps: an agent waiting for a grant stops at every tick.
+func (b *Body) Stop() {
+	if b.set && b.sent == [2]uint64{} && b.MaxV > 0 && b.MaxW > 0 {
+		return
+	}
+	b.Set(0, 0)
+}
 
 // DriveTo steers towards (gx, gy): it turns on the spot while the
 // heading is off by more than turnOnly radians, and otherwise drives

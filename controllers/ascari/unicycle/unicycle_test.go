@@ -247,3 +247,48 @@ func TestFollowLegCruiseAsFull(t *testing.T) {
 		t.Errorf("the short cut was taken at %d ticks only", cruised)
 	}
 }
+
+// Stop's short cut sets what Set(0, 0) sets, whatever the limits (NaN,
+// zeros of both signs, negative, infinite, changed between two calls)
+// and the commands held: a body whose Stop is Set(0, 0), driven
+// alongside, holds the same commands, bit for bit, and sets as many.
+func TestStopAsSet(t *testing.T) {
+	nan, neg0 := math.NaN(), math.Copysign(0, -1)
+	limits := []float64{0.5, math.Inf(1), nan, 0, neg0, -1}
+	cmds := [][2]float64{{0, 0}, {0.3, 0}, {neg0, 0}, {0, neg0}, {nan, 1}}
+	for _, mv := range limits {
+		for _, mw := range limits {
+			for _, mv2 := range limits {
+				for _, mw2 := range limits {
+					fc := &countingControl{fakeControl: fakeControl{names: []string{"v", "w"}, values: make([]float64, 2)}}
+					sc := &countingControl{fakeControl: fakeControl{names: []string{"v", "w"}, values: make([]float64, 2)}}
+					fast := &Body{control: fc, v: 0, w: 1, MaxV: mv, MaxW: mw}
+					slow := &Body{control: sc, v: 0, w: 1, MaxV: mv, MaxW: mw}
+					for k := 0; k < 4*len(cmds); k++ {
+						switch k % 4 {
+						case 0:
+							c := cmds[k/4]
+							fast.Set(c[0], c[1])
+							slow.Set(c[0], c[1])
+						case 2:
+							// new limits, then the same limits as before
+							fast.MaxV, fast.MaxW, slow.MaxV, slow.MaxW = mv2, mw2, mv2, mw2
+							if k/4%2 == 1 {
+								fast.MaxV, fast.MaxW, slow.MaxV, slow.MaxW = mv, mw, mv, mw
+							}
+							fallthrough
+						default:
+							fast.Stop()
+							slow.Set(0, 0)
+						}
+						if fc.sets != sc.sets || math.Float64bits(fc.values[0]) != math.Float64bits(sc.values[0]) ||
+							math.Float64bits(fc.values[1]) != math.Float64bits(sc.values[1]) {
+							t.Fatalf("limits %v %v then %v %v, step %d: Stop left %v after %d sets, Set(0, 0) %v after %d",
+								mv, mw, mv2, mw2, k, fc.values, fc.sets, sc.values, sc.sets)
+						}
+					}
+				}
+			}
+		}
+	}
+}
