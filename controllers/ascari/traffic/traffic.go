@@ -317,6 +317,11 @@ func (c *Controller) update(s *Status) {
 	p.heard = true
 	p.st = peerStatus{Agent: s.Agent, Node: s.Node, Next: s.Next, Claim: s.Claim, Since: s.Since, Plan: s.Plan, Tick: s.Tick, X: s.X, Y: s.Y}
 	p.granted = false
+	if c.claim < 0 {
+		// no claim to grant: granted is read only while one is made,
+		// and a new claim clears it
+		return
+	}
 	for _, g := range s.Grants[:min(int(s.N), MaxGrants)] {
 		if g.Agent == c.me && g.Node == c.claim && g.Since == c.since {
 			p.granted = true
