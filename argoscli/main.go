@@ -178,7 +178,7 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 		log.SetOutput(f)
 		outs.logFile = f
 	}
-	opt := simulator.Options{Logger: log, Headless: headless}
+	opt := simulator.Options{Logger: log, Headless: headless, SerialBelow: simulator.SmallSwarm}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	outs.vizAddrSet = set["viz-addr"]

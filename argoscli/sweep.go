@@ -313,7 +313,7 @@ func runWork(args []string, _, stderr io.Writer) (code int) {
 	log := logrus.New()
 	log.SetOutput(stderr)
 	log.SetLevel(logrus.InfoLevel)
-	opt := simulator.Options{Logger: log, Headless: headless}
+	opt := simulator.Options{Logger: log, Headless: headless, SerialBelow: simulator.SmallSwarm}
 	if threads >= 0 {
 		opt.Threads = &threads
 	}

@@ -32,6 +32,12 @@ type Options struct {
 	Seed *uint64
 	// Threads, when set, replaces <system threads>.
 	Threads *int
+	// SerialBelow: a tick of fewer robots than this runs on the calling
+	// goroutine even when there are threads, since waking them costs
+	// more than they save on a small tick (SmallSwarm is the measured
+	// threshold argos uses). 0 runs every tick on the threads, as ARGoS
+	// does. The results are the same either way.
+	SerialBelow int
 	// Headless skips interactive visualizations (argos -z).
 	Headless bool
 	// Metrics turns on the recording of metrics (Simulator.Metrics,
@@ -70,7 +76,7 @@ func NewContext(ctx context.Context, exp *config.Experiment, opt Options) (sim *
 		}
 	}()
 	fw := exp.Framework
-	s.threads = fw.Threads
+	s.threads, s.serialBelow = fw.Threads, opt.SerialBelow
 	if opt.Threads != nil {
 		s.threads = *opt.Threads
 	}

@@ -42,6 +42,7 @@ type Simulator struct {
 	user        UserFunctions // userfuncs.go
 	vis         []Visualization
 	pool        *pool
+	serialBelow int // Options.SerialBelow: fewer robots make a tick serial
 	closed      bool
 	failed      error
 	jobs        jobs
@@ -230,6 +231,8 @@ func (s *Simulator) Step() (err error) {
 		}
 	}()
 	s.tick++
+	// a small tick runs on this goroutine alone (Options.SerialBelow)
+	s.pool.serial = len(s.robots) < s.serialBelow
 	// 1. act
 	s.pool.Run(s.robotChunks(), s.jobs.act)
 	// 1b. grips and other changes to the engines' structure
