@@ -108,7 +108,7 @@ func (p *proximity) CloneFor(r *entity.Robot) any {
 		*c = *p
 		c.readings = make([]ci.ProximityReading, n)
 	}
-	c.r = r
+	c.r, c.zero = r, false
 	for i := range c.readings {
 		c.readings[i].Angle = p.readings[i].Angle
 	}
@@ -149,11 +149,16 @@ func (p *proximity) Update() {
 	}
 	hits := p.r.Space.CastRing(p.r.Body, p.dirs, inner, outer, z, t)
 	if hits == 0 && p.noise == 0 {
-		// nothing in reach, no noise: every reading is zero
-		for i := range p.readings {
-			p.readings[i].Value = 0
+		// nothing in reach, no noise: every reading is zero, as they
+		// already are when the last Update found nothing either (the
+		// readings belong to the sensor: a robot alone tick after tick
+		// neither writes nor, through AllZero, reads their memory)
+		if !p.zero {
+			for i := range p.readings {
+				p.readings[i].Value = 0
+			}
+			p.zero = true
 		}
-		p.zero = true
 		return
 	}
 	p.zero = false
