@@ -7,11 +7,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"math"
 	mrand "math/rand/v2"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"unsafe"
 
 	"github.com/argosgo/argos/ci"
@@ -350,7 +350,7 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 	grow := func(n int) {
 		s.sp.Grow(n)
 		place.get().Grow(n)
-		bodyAt = slices.Grow(bodyAt, n)
+		bodyAt = hugepage.Grow(bodyAt, n)
 	}
 	for _, n := range s.exp.Arena.Children {
 		if err := interrupted(ctx); err != nil {
@@ -434,7 +434,7 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 		wait = s.prefault(d.Quantity)
 		defer wait() // on errors too
 	}
-	poses := make([]drawn, 0, d.Quantity)
+	poses := hugepage.Make[drawn](0, d.Quantity)
 	place := placing.get()
 	spec := tmpl.Clone()
 	// an engine that lists entity ids is asked with the drawing id;
@@ -653,7 +653,7 @@ func (s *Simulator) addEntity(spec *entity.Spec) error {
 // writes (it may be called again); takePrefaulted, called after it, hands
 // the slab to newRobot.
 func (s *Simulator) prefault(n int) (wait func()) {
-	robots := make([]robot, n)
+	robots := hugepage.Make[robot](n, n)
 	bodies := s.sp.Bodies[len(s.sp.Bodies):cap(s.sp.Bodies)]
 	done := make(chan struct{})
 	go func() {
@@ -697,8 +697,8 @@ func (s *Simulator) newRobot() *robot {
 
 // growRobots makes room for n more robots in the robot lists.
 func (s *Simulator) growRobots(n int) {
-	s.robots = slices.Grow(s.robots, n)
-	s.world.Robots = slices.Grow(s.world.Robots, n)
+	s.robots = hugepage.Grow(s.robots, n)
+	s.world.Robots = hugepage.Grow(s.world.Robots, n)
 }
 
 // engineFor returns the engine that takes the body (physics.EngineFor:

@@ -127,6 +127,9 @@ func (b *Body) Tilt() (pitch, roll float64) {
 
 // SetTilt sets the body's pitch and roll (radians).
 func (b *Body) SetTilt(pitch, roll float64) {
+	if pitch == 0 && roll == 0 && b.extra == nil {
+		return // no tilt to keep (change would make and drop one)
+	}
 	b.change(func(e *bodyExtra) { e.pitch, e.roll = pitch, roll })
 }
 

@@ -1,6 +1,7 @@
 package space
 
 import (
+	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"math"
 	"math/bits"
 	"slices"
@@ -304,5 +305,5 @@ func resize64(s []uint64, n int) []uint64 {
 	if cap(s) >= n {
 		return s[:n]
 	}
-	return make([]uint64, n)
+	return hugepage.Make[uint64](n, n)
 }

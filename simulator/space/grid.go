@@ -1,6 +1,7 @@
 package space
 
 import (
+	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"math"
 
 	"github.com/argosgo/argos/ci"
@@ -116,7 +117,7 @@ func (g *footGrid) build(lo, hi ci.Vector2, cell float64, bodies []Body, sel []i
 // resizeBool returns s with length n, reusing its memory when it can.
 func resizeBool(s []bool, n int) []bool {
 	if cap(s) < n {
-		return make([]bool, n)
+		return hugepage.Make[bool](n, n)
 	}
 	return s[:n]
 }
@@ -205,7 +206,7 @@ func resize(s []int32, n int) []int32 {
 	if cap(s) >= n {
 		return s[:n]
 	}
-	return make([]int32, n)
+	return hugepage.Make[int32](n, n)
 }
 
 // AppendNear appends to buf the points whose cell meets the box [lo, hi]

@@ -2,6 +2,7 @@ package space
 
 import (
 	"cmp"
+	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"math"
 	"slices"
 
@@ -72,7 +73,7 @@ func NewPlacement(s *Space) *Placement {
 	p := &Placement{s: s}
 	p.g.Reset(s.lo, s.hi, placeCell)
 	if p.g.nx*p.g.ny <= maxPlaceHeads {
-		p.heads = make([]int32, p.g.nx*p.g.ny)
+		p.heads = hugepage.Make[int32](p.g.nx*p.g.ny, 0)
 	} else {
 		p.hmap = map[uint64]int32{}
 	}
@@ -87,8 +88,8 @@ func NewPlacement(s *Space) *Placement {
 // Grow makes room for n more bodies, so that placing a known number of
 // bodies does not copy what was placed before.
 func (p *Placement) Grow(n int) {
-	p.placed = slices.Grow(p.placed, n)
-	p.nodes = slices.Grow(p.nodes, n)
+	p.placed = hugepage.Grow(p.placed, n)
+	p.nodes = hugepage.Grow(p.nodes, n)
 }
 
 // Insert records body i of the space as placed.
@@ -220,14 +221,14 @@ func (s *Space) LayoutOrderWith(run Runner, n int, at func(k int) ci.Vector2) []
 		x     float64
 		k     int
 	}
-	keys := make([]key, n)
+	keys := hugepage.Make[key](n, n)
 	lo, hi := math.MaxInt, math.MinInt
 	for k := range keys {
 		p := at(k)
 		keys[k] = key{strip: int(math.Floor((p.Y - s.lo.Y) / minCell)), x: p.X, k: k}
 		lo, hi = min(lo, keys[k].strip), max(hi, keys[k].strip)
 	}
-	order := make([]int, n)
+	order := hugepage.Make[int](n, n)
 	if n == 0 {
 		return order
 	}
@@ -249,7 +250,7 @@ func (s *Space) LayoutOrderWith(run Runner, n int, at func(k int) ci.Vector2) []
 	for j := 1; j < len(start); j++ {
 		start[j] += start[j-1]
 	}
-	sorted := make([]key, n)
+	sorted := hugepage.Make[key](n, n)
 	next := slices.Clone(start[:len(start)-1])
 	for _, k := range keys {
 		sorted[next[k.strip-lo]] = k

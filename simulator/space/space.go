@@ -1,8 +1,8 @@
 package space
 
 import (
+	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"math"
-	"slices"
 
 	"github.com/argosgo/argos/ci"
 )
@@ -128,7 +128,7 @@ func (s *Space) Add(b Body) int {
 
 // Grow makes room for n more bodies, so that adding a known number of
 // bodies does not copy the ones added before.
-func (s *Space) Grow(n int) { s.Bodies = slices.Grow(s.Bodies, n) }
+func (s *Space) Grow(n int) { s.Bodies = hugepage.Grow(s.Bodies, n) }
 
 // Remove hides body i from every query (after the next Reindex).
 func (s *Space) Remove(i int) {
@@ -186,16 +186,16 @@ func (s *Space) ReindexWith(run Runner) {
 	g.Keys(n)
 	run.Run(chunks, s.reindexJobs.cells)
 	g.Index()
-	s.mitem = slices.Grow(s.mitem[:0], n)[:n]
+	s.mitem = hugepage.Grow(s.mitem[:0], n)[:n]
 	run.Run(chunks, s.reindexJobs.items)
 	// (grown once: a million bodies appended one by one would copy the
 	// list some twenty times)
-	s.clear = slices.Grow(s.clear, len(s.Bodies)-len(s.clear))
+	s.clear = hugepage.Grow(s.clear, len(s.Bodies)-len(s.clear))
 	for k := len(s.clear); k < len(s.Bodies); k++ {
 		s.clear = append(s.clear, clearance{})
 		s.unclear(k) // static, until the index says otherwise
 	}
-	s.scanEnd = slices.Grow(s.scanEnd[:0], n)[:n]
+	s.scanEnd = hugepage.Grow(s.scanEnd[:0], n)[:n]
 	for len(s.nb) < chunks {
 		s.nb = append(s.nb, nil)
 		s.scan = append(s.scan, nil)
