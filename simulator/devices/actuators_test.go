@@ -44,10 +44,16 @@ func TestDifferentialSteering(t *testing.T) {
 		r := addRobot(s, tt.m, "r", 0, 0, 0, 1)
 		w := wheels(t, r, `<differential_steering implementation="default" />`)
 		w.SetLinearVelocity(tt.left, tt.right)
-		if b := r.B(); b.TargetV != 0 || b.TargetW != 0 || r.Wheels != [2]float64{} {
-			t.Errorf("%s (%g, %g): the body changed before Apply", tt.m.Type, tt.left, tt.right)
+		// exact wheels (no noise) apply the speeds as they are set,
+		// exactly as Apply does (which the act phase then skips)
+		if tk, ok := w.(interface{ Tickless() bool }); !ok || !tk.Tickless() {
+			t.Errorf("%s: exact wheels are not tickless", tt.m.Type)
 		}
+		at := *r.B()
 		w.Apply()
+		if b := r.B(); b.TargetV != at.TargetV || b.TargetW != at.TargetW {
+			t.Errorf("%s (%g, %g): Apply changed the drive set at once from %v, %v to %v, %v", tt.m.Type, tt.left, tt.right, at.TargetV, at.TargetW, b.TargetV, b.TargetW)
+		}
 		l, rr := tt.left/100, tt.right/100
 		b := r.B()
 		if math.Abs(r.Wheels[0]-l) > 1e-15 || math.Abs(r.Wheels[1]-rr) > 1e-15 {
@@ -62,6 +68,32 @@ func TestDifferentialSteering(t *testing.T) {
 		if b.TargetV != before.TargetV || b.TargetW != before.TargetW {
 			t.Errorf("a second Apply changed the drive to %v, %v", b.TargetV, b.TargetW)
 		}
+	}
+}
+
+// Noisy wheels draw their noise when the act phase applies them, not
+// when the controller sets them: the body keeps its drive until Apply.
+func TestNoisyWheelsWaitForApply(t *testing.T) {
+	s := newArena(2)
+	r := addRobot(s, entity.EPuck, "r", 0, 0, 0, 1)
+	w := wheels(t, r, `<differential_steering implementation="default" noise_std_dev="0.5" />`)
+	if tk, ok := w.(interface{ Tickless() bool }); ok && tk.Tickless() {
+		t.Errorf("noisy wheels are tickless: the act phase would skip their noise")
+	}
+	w.SetLinearVelocity(5, 5)
+	if b := r.B(); b.TargetV != 0 || b.TargetW != 0 || r.Wheels != [2]float64{} {
+		t.Errorf("the body changed before Apply")
+	}
+	w.Apply()
+	if b := r.B(); b.TargetV == 0 {
+		t.Errorf("Apply left the drive at zero")
+	}
+	// Reset stops exact wheels at once too
+	e := wheels(t, r, `<differential_steering implementation="default" />`)
+	e.SetLinearVelocity(5, 5)
+	e.(interface{ Reset() }).Reset()
+	if b := r.B(); b.TargetV != 0 || b.TargetW != 0 || r.Wheels != [2]float64{} {
+		t.Errorf("exact wheels after Reset: drive %v, %v and wheels %v, want zeros", b.TargetV, b.TargetW, r.Wheels)
 	}
 }
 

@@ -45,11 +45,34 @@ func (w *wheels) CloneFor(r *entity.Robot) any {
 	return &c
 }
 
-func (w *wheels) SetLinearVelocity(left, right float64) { w.left, w.right = left, right }
+// SetLinearVelocity sets the wheel speeds (cm/s). Exact wheels (no
+// noise) apply them at once instead of in the next act phase: the same
+// speeds reach the robot before the next tick's physics, as the act
+// phase would apply them, and the act phase, which the wheels then
+// need not (Tickless), skips a pass over every robot's wheels and body.
+func (w *wheels) SetLinearVelocity(left, right float64) {
+	w.left, w.right = left, right
+	if w.exact() {
+		w.Apply()
+	}
+}
+
+// exact reports whether the wheels have no noise: Apply then draws no
+// random number and sets the speeds last set, whenever it is called.
+func (w *wheels) exact() bool { return w.noise == 0 && w.factorStd == 0 && w.factorAvg == 1 }
+
+// Tickless reports whether the act phase may skip the wheels: exact
+// wheels applied their speeds when they were set.
+func (w *wheels) Tickless() bool { return w.exact() }
 
 // Reset stops the wheels, as ARGoS's actuator does: the first tick after a
 // reset applies no speed the controller set before it.
-func (w *wheels) Reset() { w.left, w.right = 0, 0 }
+func (w *wheels) Reset() {
+	w.left, w.right = 0, 0
+	if w.exact() {
+		w.Apply()
+	}
+}
 
 var _ Resetter = (*wheels)(nil)
 
