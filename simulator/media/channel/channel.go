@@ -398,6 +398,16 @@ func (c *Channel) Update(run physics.Runner) {
 	n := len(c.members)
 	c.state.Tick = c.tick
 	c.flags = resize(c.flags, n)
+	if c.plain && len(c.held) == 0 && !c.anySent() {
+		// nothing enters the channel: the plain stages' Update reads
+		// nothing (a range keeps the agents' slice, which stays), so
+		// the agents' states are not gathered, there is nothing to
+		// collect or forward, and what earlier ticks held is delivered
+		// (the next tick that sends gathers them again)
+		c.msgs, c.passed, c.unicasts = c.msgs[:0], c.passed[:0], 0
+		c.deliver(0)
+		return
+	}
 	run.Run((n+gatherChunk-1)/gatherChunk, c.jobs.gather)
 	for _, s := range c.stages {
 		s.Update(&c.state) // step 1
@@ -419,6 +429,18 @@ func (c *Channel) Update(run physics.Runner) {
 	}
 	run.Run(chunks, c.jobs.forward) // step 3
 	c.deliver(chunks)
+}
+
+// anySent reports whether a member sent a message that this tick's
+// Update reads (removed or not).
+func (c *Channel) anySent() bool {
+	box := c.box[c.tick&1]
+	for i := range box {
+		if box[i].tick == c.tick {
+			return true
+		}
+	}
+	return false
 }
 
 // pullable says whether this tick's deliveries may be made receiver by
