@@ -369,7 +369,15 @@ func (e *Engine) makeJobs() {
 			o := &e.objs[k]
 			// (near rewrites what buf held: one buffer per query)
 			var buf [nearBuf]int32
-			near = append(near, e.near(int(k), o.p, o.radius+e.maxReach, buf[:0])...)
+			for _, j := range e.near(int(k), o.p, o.radius+e.maxReach, buf[:0]) {
+				// a neighbour that does not move (its proposal withdrawn
+				// by this round or an earlier one, or none made) would
+				// be listed and checked for nothing: in a crowded swarm
+				// most neighbours of a withdrawn proposal are withdrawn too
+				if e.objs[j].moving {
+					near = append(near, j)
+				}
+			}
 		}
 		e.around[c] = near
 	}

@@ -1,0 +1,52 @@
+package kinematics2d
+
+import (
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+// A round after the first rechecks only the moving neighbours of the
+// proposals withdrawn before it: two e-pucks driving into each other are
+// withdrawn, and neither they nor a third standing beside one of them is
+// checked again.
+func TestRecheckSkipsBodiesThatDoNotMove(t *testing.T) {
+	exp, err := config.Parse("k.argos", []byte(`<?xml version="1.0"?><argos-configuration>
+  <framework><experiment length="1" ticks_per_second="10"/></framework><controllers/><arena size="10,10,4"/>
+  <physics_engines><kinematics2d id="k"/></physics_engines></argos-configuration>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: 10, Y: 10, Z: 4})
+	add := func(x, y, yaw, v float64) int {
+		b := space.Body{Shape: space.Disc, Radius: 0.035, Height: 0.086, Movable: true, Mass: 0.4, Pos: ci.Vector2{X: x, Y: y}}
+		b.SetYaw(yaw)
+		b.TargetV = v
+		return sp.Add(b)
+	}
+	a := add(0, 0, 0, 0.1)           // east, into b
+	b := add(0.075, 0, 3.14159, 0.1) // west, into a
+	add(0, 0.075, 0, 0)              // beside a, still
+	sp.Reindex()
+	pe, err := New(exp.PhysicsEngines[0], physics.Env{Space: sp, TickLength: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := pe.(*Engine)
+	for i := range sp.Bodies {
+		if err := e.Add(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.Step(0.1, physics.Serial{})
+	e.Commit(physics.Serial{})
+	if pa, pb := sp.Bodies[a].Pos, sp.Bodies[b].Pos; pa != (ci.Vector2{}) || pb != (ci.Vector2{X: 0.075}) {
+		t.Fatalf("the two e-pucks moved into each other: %v, %v", pa, pb)
+	}
+	if len(e.recheck) != 0 {
+		t.Errorf("rechecked %v, which do not move", e.recheck)
+	}
+}
