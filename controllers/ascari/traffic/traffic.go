@@ -315,7 +315,11 @@ func (c *Controller) update(s *Status) {
 		c.block.peer = 0
 	}
 	p.heard = true
-	p.st = peerStatus{Agent: s.Agent, Node: s.Node, Next: s.Next, Claim: s.Claim, Since: s.Since, Plan: s.Plan, Tick: s.Tick, X: s.X, Y: s.Y}
+	// field by field: a composite literal is built on the stack with
+	// small stores and copied with wide loads, which wait for them
+	st := &p.st
+	st.Agent, st.Node, st.Next, st.Claim, st.Since = s.Agent, s.Node, s.Next, s.Claim, s.Since
+	st.Plan, st.Tick, st.X, st.Y = s.Plan, s.Tick, s.X, s.Y
 	p.granted = false
 	if c.claim < 0 {
 		// no claim to grant: granted is read only while one is made,
@@ -454,12 +458,15 @@ func (c *Controller) makePlan() {
 
 // send broadcasts the agent's Status.
 func (c *Controller) send(x, y float64) {
+	// field by field, as update reads a Status
 	s := &c.out
-	*s = Status{Agent: c.me, Node: c.node, Next: c.next, Claim: c.claim, Since: c.since, Tick: c.tick,
-		X: float32(x), Y: float32(y), Plan: [2]int16{c.plan[1], c.plan[2]}}
+	s.Agent, s.Node, s.Next, s.Claim, s.Since, s.Tick = c.me, c.node, c.next, c.claim, c.since, c.tick
+	s.X, s.Y, s.Plan[0], s.Plan[1] = float32(x), float32(y), c.plan[1], c.plan[2]
 	if c.claim < 0 {
-		s.Plan = [2]int16{-1, -1}
+		s.Plan[0], s.Plan[1] = -1, -1
 	}
+	s.N = 0
+	clear(s.Grants[:])
 	// grant the claims on the nodes closest to this agent first: those
 	// are the claims that need its grant
 	type cand struct {
