@@ -233,6 +233,12 @@ func (g *setUpGC) pause(n int) {
 	}
 }
 
+// setUpBytes is about what the set-up of an e-puck puts on the heap, in
+// bytes (its body, robot record, devices, controller, engine object and
+// index entries; the peak of the set-up, with its scratch lists).
+// Memory prepared but not used costs address space, not memory.
+const setUpBytes = 1536
+
 // resume turns the collector back on, if pause turned it off.
 func (g *setUpGC) resume() {
 	if g.paused {
@@ -425,6 +431,13 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 	type drawn struct {
 		pos ci.Vector3
 		o   config.EulerDeg
+	}
+	// The heap memory the entities' set-up will fill is advised for huge
+	// pages first (hugepage.PrepareHeap), so that the small objects made
+	// for each robot (devices, controllers) fault 2 MiB at a time, as the
+	// large lists do.
+	if d.Quantity >= large {
+		hugepage.PrepareHeap(d.Quantity * setUpBytes)
 	}
 	if tmpl.Embodied {
 		grow(d.Quantity)

@@ -14,6 +14,12 @@
 // before it is returned and keeps its small pages (the advice is then
 // harmless).
 //
+// PrepareHeap extends this to the small objects made in bulk after it
+// (a million robots' devices and controllers): it has the heap map n
+// bytes of fresh memory, advises them, and frees them at once, so that
+// the allocator, which fills its lowest free addresses first, carves
+// what comes next out of advised memory.
+//
 // Only slices of at least MinBytes are advised; smaller ones are made
 // exactly as make and slices.Grow would. Setting the environment
 // variable ARGOS_HUGEPAGES to "off" (or "0", "false", "no") turns the
@@ -25,6 +31,7 @@ package hugepage
 import (
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"unsafe"
@@ -107,4 +114,24 @@ func Advise[T any](s []T) bool {
 		return false
 	}
 	return advise(unsafe.Add(p, skip), end-(uintptr(p)+skip))
+}
+
+// PrepareHeap makes the Go heap hold n bytes (at least MinBytes) of
+// fresh memory advised for huge pages, free for what is allocated next:
+// it allocates them, advises them and runs a collection, which frees
+// them without writing to them. Call it before making many objects in
+// bulk (it costs one collection, cheap while the heap is small). It
+// reports whether it advised anything.
+func PrepareHeap(n int) bool {
+	if n < MinBytes || !Enabled() {
+		return false
+	}
+	b := make([]byte, n)
+	ok := Advise(b)
+	runtime.KeepAlive(b)
+	b = nil
+	if ok {
+		runtime.GC()
+	}
+	return ok
 }

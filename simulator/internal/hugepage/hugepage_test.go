@@ -167,3 +167,30 @@ func TestGrow(t *testing.T) {
 	}()
 	Grow([]int{1}, -1)
 }
+
+// TestPrepareHeap checks that small objects made in bulk after
+// PrepareHeap come from memory advised for huge pages.
+func TestPrepareHeap(t *testing.T) {
+	thpAvailable(t)
+	t.Setenv(EnvVar, "")
+	const size = 64 << 20
+	if !PrepareHeap(size) {
+		t.Skip("the kernel refused the advice")
+	}
+	type small struct{ a, b, c, d, e, f, g, h uint64 }
+	objs := make([]*small, 0, size/2/64)
+	for range cap(objs) {
+		objs = append(objs, &small{a: 1})
+	}
+	advised := 0
+	for i := 0; i < len(objs); i += len(objs) / 64 {
+		v, ok := mappingOf(t, uintptr(unsafe.Pointer(objs[i])))
+		if ok && slices.Contains(v.flags, "hg") {
+			advised++
+		}
+	}
+	if advised < 32 {
+		t.Errorf("%d of 64 samples of %d small objects made after PrepareHeap lie in advised memory", advised, len(objs))
+	}
+	runtime.KeepAlive(objs)
+}
