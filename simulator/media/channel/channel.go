@@ -646,8 +646,12 @@ func (c *Channel) add(i, seq int, topic, to string, payload []byte) {
 		dest = int(k)
 		c.unicasts++
 	}
-	c.msgs = append(c.msgs, Message{From: i, To: dest, Topic: topic, Payload: payload,
-		Sent: c.tick, Seq: seq, base: streamOf(c.world.Seed, c.tick, i, seq)})
+	// field by field, in place (see setEntry)
+	c.msgs = slices.Grow(c.msgs, 1)
+	c.msgs = c.msgs[:len(c.msgs)+1]
+	m := &c.msgs[len(c.msgs)-1]
+	m.From, m.To, m.Topic, m.Payload, m.Sent, m.Seq = i, dest, topic, payload, c.tick, seq
+	m.Resumed, m.stage, m.key, m.base = false, 0, 0, streamOf(c.world.Seed, c.tick, i, seq)
 }
 
 // receive runs step 2, in message order, and lists the messages that
@@ -705,7 +709,10 @@ func (c *Channel) receive() {
 // setEntry makes e the compact entry of a message and says whether its
 // payload is too long for it.
 func setEntry(e *ci.InboxEntry, topic, from string, payload []byte, unicast bool) bool {
-	*e = ci.InboxEntry{Topic: topic, From: from, N: int32(len(payload)), Unicast: unicast}
+	// field by field: a composite literal is built on the stack with
+	// narrow stores and copied with wide loads, which wait for them
+	e.Topic, e.From, e.N, e.Unicast = topic, from, int32(len(payload)), unicast
+	e.Small = [ci.InboxSmall]byte{}
 	if len(payload) > len(e.Small) {
 		return true
 	}
@@ -935,11 +942,14 @@ func (c *Channel) deliver(chunks int) {
 	delivered := 0
 	if c.now != nil {
 		for _, sm := range c.now.msgs {
-			m := ci.Message{Topic: sm.topic, From: c.state.Agents[sm.from].ID, Payload: c.now.arena[sm.off : sm.off+sm.n : sm.off+sm.n]}
+			// in place (see setEntry)
+			c.nowOut = slices.Grow(c.nowOut, 1)
+			c.nowOut = c.nowOut[:len(c.nowOut)+1]
+			m := &c.nowOut[len(c.nowOut)-1]
+			m.Topic, m.From, m.To, m.Payload = sm.topic, c.state.Agents[sm.from].ID, "", c.now.arena[sm.off:sm.off+sm.n:sm.off+sm.n]
 			if sm.to >= 0 {
 				m.To = c.state.Agents[sm.to].ID
 			}
-			c.nowOut = append(c.nowOut, m)
 		}
 		c.nowTab = resize(c.nowTab, len(c.nowOut))
 		for k, m := range c.nowOut {
@@ -1148,7 +1158,8 @@ func (s *Sender) Send(topic, to string, payload []byte) {
 	p := next & 1
 	b := &c.box[p][s.index]
 	if b.tick != next {
-		*b = outBox{tick: next, topic: topic, to: to, n: int32(len(payload))}
+		// in place (see setEntry)
+		b.tick, b.topic, b.to, b.n, b.more = next, topic, to, int32(len(payload)), false
 		if len(payload) <= smallPayload {
 			copy(c.small[p][s.index*smallPayload:], payload)
 			return
