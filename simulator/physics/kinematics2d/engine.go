@@ -2,6 +2,7 @@ package kinematics2d
 
 import (
 	"fmt"
+	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"math"
 	"slices"
 
@@ -178,9 +179,9 @@ func (e *Engine) AddStatic(i int) error {
 // Grow makes room for n more bodies, so that adding many bodies does not
 // copy the ones added before.
 func (e *Engine) Grow(n int) {
-	e.objs = slices.Grow(e.objs, n)
-	e.start = slices.Grow(e.start, n)
-	e.bodies = slices.Grow(e.bodies, n)
+	e.objs = hugepage.Grow(e.objs, n)
+	e.start = hugepage.Grow(e.start, n)
+	e.bodies = hugepage.Grow(e.bodies, n)
 }
 
 // Add implements physics.Engine.
@@ -192,7 +193,7 @@ func (e *Engine) Add(i int) error {
 	}
 	if len(e.slot) < len(e.sp.Bodies) {
 		old := len(e.slot)
-		e.slot = slices.Grow(e.slot, cap(e.sp.Bodies)-old)[:len(e.sp.Bodies)]
+		e.slot = hugepage.Grow(e.slot, cap(e.sp.Bodies)-old)[:len(e.sp.Bodies)]
 		for k := old; k < len(e.slot); k++ {
 			e.slot[k] = -1
 		}
