@@ -674,7 +674,6 @@ func (bt *batch) stillLane(ch *chunk, l int, h, h6 float64) bool {
 	ns := len(bt.d.States)
 	p := bt.prog
 	reads, out, r := p.reads, p.out, ch.regs
-	finite := func(v float64) bool { return math.Abs(v) <= math.MaxFloat64 }
 	for _, z := range p.zeros {
 		if math.Float64bits(r[int(z.ctl)*lanes+l])<<1 != 0 {
 			return false // not a zero
@@ -695,7 +694,7 @@ func (bt *batch) stillLane(ch *chunk, l int, h, h6 float64) bool {
 		if stage == 3 {
 			f = h
 		}
-		changed := stage == 1
+		changed, fin := stage == 1, true
 		for j := 0; j < ns; j++ {
 			if !reads[j] {
 				continue
@@ -703,12 +702,14 @@ func (bt *batch) stillLane(ch *chunk, l int, h, h6 float64) bool {
 			v := ch.s0[j*lanes+l] + f*ch.k[((stage-1)*ns+j)*lanes+l]
 			q := &r[j*lanes+l]
 			changed = changed || math.Float64bits(v) != math.Float64bits(*q)
+			fin = fin && finite(v)
 			*q = v
 		}
-		for _, z := range p.zeros {
-			if !finite(r[int(z.arg)*lanes+l]) {
-				return false // lane starts again from s0 and the first slopes
-			}
+		if !fin {
+			// an argument of the sines may be infinite or NaN (the read
+			// states hold those that are states; the controls were
+			// checked): lane starts again from s0 and the first slopes
+			return false
 		}
 		if changed {
 			runLane(p.read, r, lanes, l)
@@ -735,6 +736,9 @@ func (bt *batch) stillLane(ch *chunk, l int, h, h6 float64) bool {
 	}
 	return true
 }
+
+// finite reports whether v is neither infinite nor NaN.
+func finite(v float64) bool { return math.Abs(v) <= math.MaxFloat64 }
 
 func fill(s []float64, v float64) {
 	for i := range s {

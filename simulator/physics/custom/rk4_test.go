@@ -245,7 +245,7 @@ func TestDevicesFollowTheirAgentUncalled(t *testing.T) {
 // stage's when they did. Without the standing agents, too many lanes
 // move for fewTurn and every lane runs the stages in full.
 func TestRK4TurningOnTheSpot(t *testing.T) {
-	for _, standing := range []int{22, 0} {
+	for _, standing := range []int{26, 0} {
 		rk4TurningOnTheSpot(t, standing)
 	}
 }
@@ -264,8 +264,11 @@ func rk4TurningOnTheSpot(t *testing.T, standing int) {
 		{[]float64{3, 1, 2}, []float64{0.25, 1}, false},                 // moving
 		// x = -0 and cos(theta) < 0: -0 + -0 is -0, -0 + +0 is +0
 		{[]float64{math.Copysign(0, -1), 1, 2.5}, []float64{0, 1}, false},
+		// theta overflows at the second stage: sin(+Inf) is NaN, and
+		// 0*NaN is NaN
+		{[]float64{1, 1, math.MaxFloat64}, []float64{0, math.MaxFloat64}, false},
 	}
-	// standing agents: the later stages of the seven above run lane by
+	// standing agents: the later stages of the eight above run lane by
 	// lane
 	for k := 0; k < standing; k++ {
 		ref = append(ref, agent{s: []float64{float64(k) + 1, 5, 0.1 * float64(k)}, u: []float64{0, 0}})
@@ -313,7 +316,7 @@ func rk4TurningOnTheSpot(t *testing.T, standing int) {
 				next[j] = s0[j] + h/6*(k1[j]+2*k2[j]+2*k3[j]+k4[j])
 			}
 			ref[k].s = next
-			if k < 7 {
+			if k < 8 {
 				want := s0[2] + h*k3[2] // the last stage's heading
 				if a.still && standing > 0 {
 					want = s0[2]
