@@ -57,6 +57,11 @@ type Engine struct {
 	// Commit does it in its pass over the objects (one pass less per
 	// tick), and anything else that reads them does it first (settle)
 	accepting bool
+	// run: the objects are the bodies base, base+1, ... in that order
+	// (one engine owning every mobile body, as a swarm has it), so that
+	// near finds a body's object index without reading slot
+	run  bool
+	base int32
 }
 
 // object is an owned body's state in the engine's plane: what every
@@ -208,6 +213,10 @@ func (e *Engine) Add(i int) error {
 	o.exact = sameBits(sn, b.Sin) && sameBits(cs, b.Cos)
 	b.Engine = int32(e.index)
 	e.maxR = max(e.maxR, b.Radius)
+	if len(e.objs) == 0 {
+		e.run, e.base = true, int32(i)
+	}
+	e.run = e.run && i == int(e.base)+len(e.objs)
 	e.slot[i] = int32(len(e.objs))
 	e.objs = append(e.objs, o)
 	e.start = append(e.start, startPose{p: p, a: b.Yaw})
@@ -223,6 +232,7 @@ func (e *Engine) Remove(i int) {
 		return
 	}
 	k, last := int(e.slot[i]), len(e.objs)-1
+	e.run = e.run && k == last // the last one: the others stay a run
 	e.objs[k], e.bodies[k], e.start[k] = e.objs[last], e.bodies[last], e.start[last]
 	e.slot[e.objs[k].body] = int32(k)
 	e.objs, e.bodies, e.start = e.objs[:last], e.bodies[:last], e.start[:last]
@@ -436,6 +446,15 @@ func (e *Engine) near(k int, q ci.Vector2, r float64, buf []int32) []int32 {
 	o := &e.objs[k]
 	found := e.sp.NearMobileDiscOf(int(o.body), o.p, q, r+e.maxReach, buf)
 	n := 0
+	if e.run {
+		for _, i := range found {
+			if j := i - e.base; uint32(j) < uint32(len(e.objs)) {
+				found[n] = j
+				n++
+			}
+		}
+		return found[:n]
+	}
 	for _, i := range found {
 		if int(i) < len(e.slot) && e.slot[i] >= 0 {
 			found[n] = e.slot[i]

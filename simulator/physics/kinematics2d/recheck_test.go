@@ -50,3 +50,70 @@ func TestRecheckSkipsBodiesThatDoNotMove(t *testing.T) {
 		t.Errorf("rechecked %v, which do not move", e.recheck)
 	}
 }
+
+// near maps body handles to object indices by arithmetic while the
+// objects are a run of bodies in order, and through slot once a removal
+// in the middle breaks the run; both give the objects slot gives.
+func TestNearMapsBodiesToObjects(t *testing.T) {
+	exp, err := config.Parse("k.argos", []byte(`<?xml version="1.0"?><argos-configuration>
+  <framework><experiment length="1" ticks_per_second="10"/></framework><controllers/><arena size="10,10,4"/>
+  <physics_engines><kinematics2d id="k"/></physics_engines></argos-configuration>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: 10, Y: 10, Z: 4})
+	wall := space.Body{Shape: space.Box, Half: ci.Vector2{X: 0.1, Y: 0.1}, Radius: 0.15, Height: 0.5, Pos: ci.Vector2{X: 3, Y: 3}}
+	wall.SetYaw(0)
+	sp.Add(wall)
+	for k := range 5 {
+		b := space.Body{Shape: space.Disc, Radius: 0.035, Height: 0.086, Movable: true, Pos: ci.Vector2{X: 0.05 * float64(k)}}
+		b.SetYaw(0)
+		sp.Add(b)
+	}
+	sp.Reindex()
+	pe, err := New(exp.PhysicsEngines[0], physics.Env{Space: sp, TickLength: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := pe.(*Engine)
+	for i := 1; i < len(sp.Bodies); i++ {
+		if err := e.Add(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(run bool) {
+		t.Helper()
+		if e.run != run {
+			t.Fatalf("run %v, want %v", e.run, run)
+		}
+		sp.Reindex()
+		e.useSpace, e.maxReach = true, 0.01
+		for k := range e.objs {
+			o := &e.objs[k]
+			got := e.near(k, o.p, 0.1, nil)
+			want := 0
+			for _, j := range got {
+				if int(e.slot[e.objs[j].body]) != int(j) {
+					t.Errorf("object %d: near gave object %d for body %d, slot says %d", k, j, e.objs[j].body, e.slot[e.objs[j].body])
+				}
+			}
+			for _, i := range sp.NearMobileDiscOf(int(o.body), o.p, o.p, 0.1+e.maxReach, nil) {
+				if e.slot[i] >= 0 {
+					want++
+				}
+			}
+			if len(got) != want {
+				t.Errorf("object %d: %d neighbours, want %d", k, len(got), want)
+			}
+		}
+	}
+	check(true)
+	e.Remove(5) // the last: still a run
+	check(true)
+	e.Remove(2) // body 4 takes its place
+	check(false)
+	if err := e.Add(5); err != nil {
+		t.Fatal(err)
+	}
+	check(false)
+}
