@@ -59,6 +59,12 @@ type Simulator struct {
 	spots    spotSources  // spots.go
 	own      ownership    // assign.go
 	index    indexNeed    // mobile_index.go
+	// act: whether some robot has an actuator the act phase calls, as
+	// of the first act.scan robots (acting)
+	act struct {
+		any  bool
+		scan int
+	}
 	// selected is the entity the viewer selected (userfuncs.go).
 	selected string
 	// slab is where robots and their device lists are made (build.go).
@@ -233,8 +239,10 @@ func (s *Simulator) Step() (err error) {
 	s.tick++
 	// a small tick runs on this goroutine alone (Options.SerialBelow)
 	s.pool.serial = len(s.robots) < s.serialBelow
-	// 1. act
-	s.pool.Run(s.robotChunks(), s.jobs.act)
+	// 1. act (no pass when no robot has an actuator to call)
+	if s.acting() {
+		s.pool.Run(s.robotChunks(), s.jobs.act)
+	}
 	// 1b. grips and other changes to the engines' structure
 	if err := s.coordinate(); err != nil {
 		return err
@@ -305,6 +313,21 @@ func (s *Simulator) makeJobs() {
 			s.left[k] = !s.pinnedBody(bodies[k]) && !physics.Contains(e, ci.Vector3{X: b.Pos.X, Y: b.Pos.Y, Z: b.Z})
 		}
 	}
+}
+
+// acting reports whether some robot has an actuator that the act phase
+// calls (not tickless: exact wheels, which apply their speeds as they
+// are set, are not). Robots are only ever appended, their idle marks
+// set when they are made, and a removed robot acts no more: the robots
+// are scanned again only when there are more of them.
+func (s *Simulator) acting() bool {
+	if s.act.scan != len(s.robots) {
+		s.act.any = slices.ContainsFunc(s.robots, func(r *robot) bool {
+			return !r.removed && !allIdle(r.idleActs, r.nActs)
+		})
+		s.act.scan = len(s.robots)
+	}
+	return s.act.any
 }
 
 // eachRobot returns a job that calls fn for the robots of a chunk.
