@@ -87,6 +87,17 @@ type InboxLister interface {
 	InboxPayload(i int) []byte
 }
 
+// InboxQuieter is implemented by messaging sensors (InboxListers) whose
+// runtime knows when no robot received anything at a tick: InboxQuiet
+// returns a flag, shared by the robots on the same medium, that is true
+// while every inbox is empty (it changes only between control steps).
+// [Topic] reads it at every Received and then asks nothing more of the
+// sensor: a swarm whose messages arrive at some ticks only makes no call
+// per robot at the others. Optional.
+type InboxQuieter interface {
+	InboxQuiet() *bool
+}
+
 // InboxSmall is the longest payload an [InboxEntry] holds itself.
 const InboxSmall = 24
 
@@ -140,16 +151,19 @@ type Topic[T any] struct {
 	// what Received reads at every tick comes first, in 64 bytes: a
 	// swarm's robots read their topics one after the other, and a topic
 	// that spans fewer cache lines costs fewer misses
-	ls   InboxLister // rx, when it hands out its inbox at once
-	got  []Received[T]
-	name string
-	bad  int32
+	ls InboxLister // rx, when it hands out its inbox at once
+	// quiet is rx's InboxQuiet, or nil: true when no robot received
+	// anything at this tick
+	quiet *bool
+	got   []Received[T]
+	bad   int32
 	// raw is the size of a T when its memory is its encoding (codec.raw),
 	// else -1: such payloads are copied without a call
 	raw int32
-	// sz is rx when it knows the largest inbox, and moreCap the room in
-	// more; they are read with the first values, on the cache line they
-	// start on
+	// name is read for each message, on the line where the first values
+	// start, as are sz, rx when it knows the largest inbox, and moreCap
+	// the room in more
+	name    string
 	sz      InboxSizer
 	moreCap int
 	// first holds the first values of a tick, in the topic itself right
@@ -211,6 +225,9 @@ func NewTopic[T any](r Robot, name string) (*Topic[T], error) {
 		if t.rd != nil {
 			t.ls, _ = d.(InboxLister)
 		}
+		if q, ok := d.(InboxQuieter); ok && t.ls != nil {
+			t.quiet = q.InboxQuiet()
+		}
 	}
 	if t.tx == nil && t.rx == nil {
 		return nil, fmt.Errorf("ci: robot %q: topic %q: messaging is %w for this controller; add <messaging implementation=\"default\"/> under <actuators> to send and under <sensors> to receive",
@@ -261,6 +278,13 @@ func (t *Topic[T]) Received() []Received[T] {
 	t.got = t.got[:0]
 	t.bad = 0
 	if t.ls != nil {
+		if t.quiet != nil && *t.quiet {
+			// every inbox is empty, and the largest inbox has not
+			// grown since a tick that filled some, whose Received made
+			// the room for it (see InboxSizer)
+			t.got = t.first[:0]
+			return t.got
+		}
 		inbox, most := t.ls.InboxEntries()
 		t.room(len(inbox), max(len(inbox), most))
 		for i := range inbox {

@@ -292,3 +292,47 @@ func TestTopicReadsListedEntriesWithoutAllocating(t *testing.T) {
 		t.Errorf("%d values, want 30", n)
 	}
 }
+
+// quietInbox is a listedInbox that says when every inbox is empty, and
+// counts the calls for entries.
+type quietInbox struct {
+	*listedInbox
+	quiet bool
+	calls int
+}
+
+func (in *quietInbox) InboxQuiet() *bool { return &in.quiet }
+func (in *quietInbox) InboxEntries() ([]ci.InboxEntry, int) {
+	in.calls++
+	if in.quiet {
+		return nil, in.most
+	}
+	return in.listedInbox.InboxEntries()
+}
+
+// A Topic over an InboxQuieter asks for no entries while every inbox is
+// empty, and receives nothing then (its count of malformed payloads back
+// at 0); it reads the entries as before once the flag falls.
+func TestTopicSkipsQuietInboxes(t *testing.T) {
+	penc, _ := ci.NewCodec[rawPoint]()
+	p := rawPoint{X: 1, Y: 2, N: 3}
+	in := &quietInbox{listedInbox: newListedInbox(
+		ci.Message{Topic: "p", From: "a", Payload: penc.Append(nil, &p)},
+		ci.Message{Topic: "p", From: "b", Payload: []byte{1}},
+	)}
+	r := citest.NewRobot("r", 1).AddSensor(ci.TagMessaging, in)
+	tp, _ := ci.NewTopic[rawPoint](r, "p")
+	if got := tp.Received(); len(got) != 1 || got[0].Value != p || tp.Malformed() != 1 || in.calls != 1 {
+		t.Fatalf("received %+v, %d malformed, %d calls; want a's point, 1 malformed, 1 call", got, tp.Malformed(), in.calls)
+	}
+	in.quiet = true
+	for k := 0; k < 3; k++ {
+		if got := tp.Received(); len(got) != 0 || tp.Malformed() != 0 || in.calls != 1 {
+			t.Fatalf("quiet: received %+v, %d malformed, %d calls; want nothing and no call", got, tp.Malformed(), in.calls)
+		}
+	}
+	in.quiet = false
+	if got := tp.Received(); len(got) != 1 || in.calls != 2 {
+		t.Fatalf("after the quiet ticks: received %+v with %d calls; want a's point, 2 calls", got, in.calls)
+	}
+}

@@ -1244,6 +1244,10 @@ func (r *Receiver) InboxEntries() ([]ci.InboxEntry, int) {
 	return nil, c.inboxMax
 }
 
+// InboxQuiet implements ci.InboxQuieter: the channel's flag that its
+// last Update filled no inbox (every robot's is empty).
+func (r *Receiver) InboxQuiet() *bool { return &r.ch.quiet }
+
 // InboxPayload implements ci.InboxLister: the payload of message i of
 // the inbox, when too long for its entry.
 func (r *Receiver) InboxPayload(i int) []byte {
@@ -1296,6 +1300,7 @@ var (
 	_ ci.InboxReader       = (*Receiver)(nil)
 	_ ci.InboxSizer        = (*Receiver)(nil)
 	_ ci.InboxLister       = (*Receiver)(nil)
+	_ ci.InboxQuieter      = (*Receiver)(nil)
 )
 
 // UsesMobileIndex tells the simulator whether the channel queries the

@@ -96,7 +96,8 @@ func (c *Channel) Pullable() bool { return c.pullable() }
 // those of the same channel gathering at every tick, while robots move
 // between sends, out of and into range, and one is removed during a
 // quiet spell; and a quiet tick leaves the gathered positions as the last
-// sending tick saw them.
+// sending tick saw them. InboxQuiet is true exactly when every inbox
+// is empty.
 func TestQuietTicksGatherNothing(t *testing.T) {
 	run := func(plain bool) ([]string, Stats) {
 		root, err := config.ParseTree("c.argos", []byte(`<channel id="radio"><range radius="1"/><delay ticks="2"/><loss probability="0.2"/></channel>`))
@@ -143,10 +144,16 @@ func TestQuietTicksGatherNothing(t *testing.T) {
 					t.Fatalf("quiet tick %d gathered the states", tick)
 				}
 			}
+			empty := true
 			for i, r := range rx {
 				for _, m := range r.Inbox() {
 					log = append(log, fmt.Sprintf("%d %d %s %v", tick, i, m.From, m.Payload))
+					empty = false
 				}
+			}
+			// the flag the topics read instead of their inboxes
+			if q := *rx[0].InboxQuiet(); q != empty {
+				t.Fatalf("tick %d: InboxQuiet says %v, every inbox empty: %v", tick, q, empty)
 			}
 		}
 		if plain && quiet == 0 {
