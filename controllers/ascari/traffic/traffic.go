@@ -200,7 +200,10 @@ func (c *Controller) Destroy() error { return nil }
 // nodeXY returns the position of node n.
 func (c *Controller) nodeXY(n int16) (float64, float64) {
 	q := &c.params
-	return q.x0 + float64(int(n)%q.cols)*q.spacing, q.y0 + float64(int(n)/q.cols)*q.spacing
+	// a 32-bit division (cols < 2^15), quicker than a 64-bit one, with
+	// the same quotient and remainder
+	k, cols := int32(n), int32(q.cols)
+	return q.x0 + float64(k%cols)*q.spacing, q.y0 + float64(k/cols)*q.spacing
 }
 
 // nearest returns the node closest to (x, y).
