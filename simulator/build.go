@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/argosgo/argos/simulator/internal/hugepage"
+	"maps"
 	"math"
 	mrand "math/rand/v2"
 	"runtime"
@@ -346,17 +347,25 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 	}
 	gc.pause(entities)
 	bodyAt = make([]*config.Node, len(s.sp.Bodies))
-	// the id map made with room for every entity: growing one to a
-	// million entries rehashes it again and again
-	if len(s.byID) == 0 {
-		s.byID = make(map[string]int, entities+len(s.exp.Arena.Children))
-	}
 	// room for a <distribute>'s entities, once its quantity is checked,
-	// so that a million robots are not copied as the lists grow
-	grow := func(n int) {
-		s.sp.Grow(n)
-		place.get().Grow(n)
-		bodyAt = hugepage.Grow(bodyAt, n)
+	// so that a million robots are not copied as the lists grow; the id
+	// map made, on the first call, with room for every entity: growing
+	// one to a million entries rehashes it again and again (it is made
+	// then rather than before the first <distribute>, so that a large
+	// one's heap memory, readied for it, holds the map too)
+	sized := false
+	grow := func(n int, embodied bool) {
+		if !sized {
+			sized = true
+			ids := make(map[string]int, entities+len(s.exp.Arena.Children))
+			maps.Copy(ids, s.byID)
+			s.byID = ids
+		}
+		if embodied {
+			s.sp.Grow(n)
+			place.get().Grow(n)
+			bodyAt = hugepage.Grow(bodyAt, n)
+		}
 	}
 	for _, n := range s.exp.Arena.Children {
 		if err := interrupted(ctx); err != nil {
@@ -401,7 +410,7 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 }
 
 func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.Rand, placing *placing,
-	add func(*entity.Spec, *config.Node) error, grow func(n int), large, entities int) error {
+	add func(*entity.Spec, *config.Node) error, grow func(n int, embodied bool), large, entities int) error {
 	d, err := config.ParseDistribute(n)
 	if err != nil {
 		return err
@@ -439,9 +448,7 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 	if d.Quantity >= large {
 		hugepage.PrepareHeap(d.Quantity * setUpBytes)
 	}
-	if tmpl.Embodied {
-		grow(d.Quantity)
-	}
+	grow(d.Quantity, tmpl.Embodied)
 	wait := func() {}
 	if tmpl.Robot != nil && d.Quantity >= large {
 		wait = s.prefault(d.Quantity)
