@@ -53,7 +53,8 @@ type pool struct {
 // robot-step at 1,000 robots, and one thread also ran more ticks per
 // second of wall time (271x against 241x real time); 327 against 408
 // at 2,000 (155x against 123x); 320 against 375 at 4,000 (74x against
-// 65x); at 10,000 two threads win on wall time.
+// 65x); at 10,000 wall times were even (30x against 29x at load 3.6,
+// 15x against 16x at load 4.2), and from 20,000 on two threads win.
 const SmallSwarm = 4000
 
 // Threading methods of <system method>; "" is the default.
