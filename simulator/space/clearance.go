@@ -2,6 +2,7 @@ package space
 
 import (
 	"math"
+	"slices"
 
 	"github.com/argosgo/argos/ci"
 )
@@ -91,7 +92,10 @@ func (s *Space) clearanceJob(c int) {
 // items pass read from the body (and wrote to its item).
 func (s *Space) storeJob(c int) {
 	sel, slot, gaps := s.mobileSel, s.mobile.slot, s.mobile.pk
-	nb := s.nb[c][:0]
+	// room for about as many neighbours as the grid chunk of the same
+	// number holds (all of them, for bodies stored in space order, as at
+	// set-up): a list grown by appends alone is copied again and again
+	nb := slices.Grow(s.nb[c][:0], len(s.scan[c]))
 	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
 		j := int(slot[k]) // the body's item, in grid order
 		start := int32(len(nb))
