@@ -17,6 +17,13 @@
 // visiting the senders' messages; the generic ci.Message views are made
 // from them when a controller asks for them.
 //
+// A tick at which no robot sends, on a channel whose stages are the
+// built-in range, losses and delays (their Update reads nothing), skips
+// the gathering of the agents' states and the first two steps: it only
+// delivers what earlier ticks held. A tick that fills no inbox raises a
+// flag the robots' topics read instead of asking for their empty inboxes
+// (ci.InboxQuieter).
+//
 // Delivery is deterministic: the same seed gives the same inboxes, in
 // the same order, whatever the number of threads.
 package channel
