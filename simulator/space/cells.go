@@ -1,12 +1,12 @@
 package space
 
 import (
-	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"math"
 	"math/bits"
 	"slices"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/internal/hugepage"
 )
 
 // Cells indexes points by the square cell of a uniform lattice they fall

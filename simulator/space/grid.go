@@ -1,10 +1,10 @@
 package space
 
 import (
-	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"math"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/internal/hugepage"
 )
 
 // footGrid indexes bodies by every cell of a uniform lattice their

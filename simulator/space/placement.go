@@ -2,11 +2,11 @@ package space
 
 import (
 	"cmp"
-	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"math"
 	"slices"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/internal/hugepage"
 )
 
 // Placement checks, while an arena is being filled, whether a new body

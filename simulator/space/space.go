@@ -1,10 +1,10 @@
 package space
 
 import (
-	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"math"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/internal/hugepage"
 )
 
 // Space is the arena and every embodied entity in it.

@@ -2,12 +2,12 @@ package kinematics2d
 
 import (
 	"fmt"
-	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"math"
 	"slices"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator/internal/hugepage"
 	"github.com/argosgo/argos/simulator/physics"
 	"github.com/argosgo/argos/simulator/space"
 )
