@@ -782,28 +782,32 @@ func (c *Channel) buildLists() {
 		c.gxy[k], c.gidx[k] = c.xy[l], c.live[l]
 	}
 	c.nbrAt = resize(c.nbrAt, n+1)
-	c.nbr = c.nbr[:0]
+	// the list in a local slice: appended to through c, its length
+	// would be stored and loaded again at each append
+	nbr, at := c.nbr[:0], c.nbrAt
 	r2 := r * r
 	for i, p := range c.pos {
-		c.nbrAt[i] = int32(len(c.nbr))
+		at[i] = int32(len(nbr))
 		if c.flags[i]&agentLive == 0 {
 			continue
 		}
 		x0, y0, x1, y1 := c.grid.Span(ci.Vector2{X: p.X - r, Y: p.Y - r}, ci.Vector2{X: p.X + r, Y: p.Y + r})
 		for y := y0; y <= y1; y++ {
 			k0, k1 := c.grid.Row(y, x0, x1)
+			gidx := c.gidx[k0:k1]
 			for k, q := range c.gxy[k0:k1] {
-				if j := c.gidx[k0+k]; int(j) != i {
+				if j := gidx[k]; int(j) != i {
 					if dx, dy := q.X-p.X, q.Y-p.Y; dx*dx+dy*dy <= r2 {
-						c.nbr = append(c.nbr, j)
+						nbr = append(nbr, j)
 					}
 				}
 			}
 		}
 		// by member, the order in which pull hears the candidates
-		slices.Sort(c.nbr[c.nbrAt[i]:])
+		slices.Sort(nbr[at[i]:])
 	}
-	c.nbrAt[n] = int32(len(c.nbr))
+	at[n] = int32(len(nbr))
+	c.nbr = nbr
 	c.builtAt = append(c.builtAt[:0], c.pos...)
 	c.listN = n
 }
@@ -974,29 +978,26 @@ func (c *Channel) deliver(chunks int) {
 		}
 	}
 	c.inboxStarts(n)
-	// then place them, in the same order: a stable counting sort
+	// then place them, in the same order (a stable counting sort), and
+	// their entries with them: each robot's in one run
 	c.refs = resize(c.refs, delivered)
+	c.ent = resize(c.ent, delivered)
 	if c.now != nil {
 		for _, p := range c.now.items {
-			c.refs[c.count[p.to]] = -1 - p.msg
-			c.count[p.to]++
+			q := c.count[p.to]
+			c.refs[q] = -1 - p.msg
+			c.ent[q] = c.nowTab[p.msg]
+			c.count[p.to] = q + 1
 		}
 	}
 	for _, buf := range c.chunks[:chunks] {
 		for _, f := range buf {
 			if f.hold == 0 {
-				c.refs[c.count[f.to]] = f.msg
-				c.count[f.to]++
+				q := c.count[f.to]
+				c.refs[q] = f.msg
+				c.ent[q] = c.tab[f.msg&^unicastRef]
+				c.count[f.to] = q + 1
 			}
-		}
-	}
-	// and the entries, in the same order: each robot's in one run
-	c.ent = resize(c.ent, delivered)
-	for p, ref := range c.refs {
-		if ref >= 0 {
-			c.ent[p] = c.tab[ref&^unicastRef]
-		} else {
-			c.ent[p] = c.nowTab[-1-ref]
 		}
 	}
 	c.stats.Delivered += int64(delivered)
@@ -1034,7 +1035,11 @@ func (c *Channel) schedule(f fwd) {
 	m := &c.msgs[k]
 	if key := c.tick<<32 | int64(k); s.last != key {
 		s.last = key
-		s.msgs = append(s.msgs, slotMsg{topic: m.Topic, from: int32(m.From), to: int32(m.To), off: int32(len(s.arena)), n: int32(len(m.Payload))})
+		// in place (see setEntry)
+		s.msgs = slices.Grow(s.msgs, 1)
+		s.msgs = s.msgs[:len(s.msgs)+1]
+		sm := &s.msgs[len(s.msgs)-1]
+		sm.topic, sm.from, sm.to, sm.off, sm.n = m.Topic, int32(m.From), int32(m.To), int32(len(s.arena)), int32(len(m.Payload))
 		s.arena = append(s.arena, m.Payload...)
 	}
 	s.items = append(s.items, pending{to: f.to, msg: int32(len(s.msgs) - 1)})
@@ -1173,7 +1178,11 @@ func (s *Sender) Send(topic, to string, payload []byte) {
 		mb.more, mb.moreB = mb.more[:0], mb.moreB[:0]
 	}
 	b.more = true
-	mb.more = append(mb.more, outMsg{topic: topic, to: to, off: int32(len(mb.moreB)), n: int32(len(payload))})
+	// in place (see setEntry)
+	mb.more = slices.Grow(mb.more, 1)
+	mb.more = mb.more[:len(mb.more)+1]
+	o := &mb.more[len(mb.more)-1]
+	o.topic, o.to, o.off, o.n = topic, to, int32(len(mb.moreB)), int32(len(payload))
 	mb.moreB = append(mb.moreB, payload...)
 }
 
@@ -1331,10 +1340,15 @@ func (r *Receiver) UsesMobileIndex() bool { return false }
 // members (count[i+1] for member i), into where each member's inbox
 // starts, notes the largest inbox yet, and keeps the starts in at.
 func (c *Channel) inboxStarts(n int) {
-	most := c.inboxMax
-	for i := 1; i <= n; i++ {
-		most = max(most, int(c.count[i]))
-		c.count[i] += c.count[i-1]
+	// the running sum in a register: summing in place, each element
+	// waits for the store of the one before (a chain through memory)
+	most, count := c.inboxMax, c.count[:n+1]
+	sum := count[0]
+	for i := 1; i < len(count); i++ {
+		k := count[i]
+		most = max(most, int(k))
+		sum += k
+		count[i] = sum
 	}
 	c.inboxMax = most
 	c.at = resize(c.at, n+1)
