@@ -269,6 +269,22 @@ func (t *Topic[T]) SendTo(to string, v T) {
 	t.tx.Send(t.name, to, t.buf)
 }
 
+// BroadcastFrom sends *v to every robot that can hear it, as
+// Broadcast(*v) does, reading it where it is: a large value is not copied
+// on its way to the device (which copies what it sends). *v may change
+// once BroadcastFrom returns.
+func (t *Topic[T]) BroadcastFrom(v *T) {
+	if t.tx == nil {
+		panic(fmt.Sprintf("ci: topic %q cannot send: declare <messaging implementation=\"default\"/> under <actuators>", t.name))
+	}
+	if t.codec.raw {
+		t.tx.Send(t.name, "", t.codec.memory(v))
+		return
+	}
+	t.buf = t.codec.Append(t.buf[:0], v)
+	t.tx.Send(t.name, "", t.buf)
+}
+
 // Received decodes the values delivered on this topic at this tick, in
 // the inbox's order. The slice (and the strings and slices in the
 // values) is reused by the next call; call it once per ControlStep.

@@ -133,6 +133,45 @@ func TestTopicReceivesRawValues(t *testing.T) {
 	}
 }
 
+// BroadcastFrom sends what Broadcast sends, for a type whose memory is
+// its encoding (read in place) and for one encoded (a string), and a
+// change to the value once it returns does not reach the receivers.
+func TestBroadcastFromSendsAsBroadcast(t *testing.T) {
+	var net citest.Network
+	a, b := citest.NewRobot("a", 1), citest.NewRobot("b", 1)
+	net.Attach(a)
+	net.Attach(b)
+	ta, _ := ci.NewTopic[rawPoint](a, "p")
+	tb, _ := ci.NewTopic[rawPoint](b, "p")
+	sa, _ := ci.NewTopic[string](a, "s")
+	sb, _ := ci.NewTopic[string](b, "s")
+	p, s := rawPoint{X: 1.5, Y: -2, N: 7}, "hello"
+	ta.BroadcastFrom(&p)
+	sa.BroadcastFrom(&s)
+	p, s = rawPoint{X: 9}, "changed"
+	ta.Broadcast(rawPoint{X: 3, Y: 4, N: 1 << 60})
+	net.Deliver()
+	if got := tb.Received(); len(got) != 2 || got[0].Value != (rawPoint{X: 1.5, Y: -2, N: 7}) || got[1].Value != (rawPoint{X: 3, Y: 4, N: 1 << 60}) ||
+		got[0].From != "a" || got[0].Unicast {
+		t.Errorf("b received %+v; want the first point as sent, then the second", got)
+	}
+	if got := sb.Received(); len(got) != 1 || got[0].Value != "hello" || got[0].From != "a" || got[0].Unicast {
+		t.Errorf("b received %+v on s; want hello from a", got)
+	}
+	rx := citest.NewRobot("rx", 1).AddSensor(ci.TagMessaging, net.Join("rx"))
+	tp, err := ci.NewTopic[int](rx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if p := recover(); p == nil || !strings.Contains(p.(string), "<actuators>") {
+			t.Errorf("send without an actuator: panic %v", p)
+		}
+	}()
+	v := 1
+	tp.BroadcastFrom(&v)
+}
+
 // inboxAt is an InboxReader over fixed messages.
 type inboxAt []ci.Message
 

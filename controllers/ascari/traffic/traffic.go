@@ -502,7 +502,9 @@ func (c *Controller) send(x, y float64) {
 		s.Grants[s.N] = Grant{Agent: p.st.Agent, Node: p.st.Claim, Since: p.st.Since}
 		s.N++
 	}
-	c.topic.Broadcast(*s)
+	// from where it was written: a copy of the value, whose wide loads
+	// would wait for the narrow stores above, is left out
+	c.topic.BroadcastFrom(s)
 }
 
 // String describes the agent's state, for logs.
