@@ -257,32 +257,27 @@ func (t *Topic[T]) Broadcast(v T) { t.SendTo("", v) }
 // SendTo sends v to the robot with id to ("" broadcasts). It panics when
 // the robot declares no messaging actuator.
 func (t *Topic[T]) SendTo(to string, v T) {
-	if t.tx == nil {
-		panic(fmt.Sprintf("ci: topic %q cannot send: declare <messaging implementation=\"default\"/> under <actuators>", t.name))
-	}
-	t.out = v
-	if t.codec.raw {
-		t.tx.Send(t.name, to, t.codec.memory(&t.out)) // the device copies it
-		return
-	}
-	t.buf = t.codec.Append(t.buf[:0], &t.out)
-	t.tx.Send(t.name, to, t.buf)
+	t.out = v // v itself would escape: the device copies what it sends
+	t.send(to, &t.out)
 }
 
 // BroadcastFrom sends *v to every robot that can hear it, as
 // Broadcast(*v) does, reading it where it is: a large value is not copied
 // on its way to the device (which copies what it sends). *v may change
 // once BroadcastFrom returns.
-func (t *Topic[T]) BroadcastFrom(v *T) {
+func (t *Topic[T]) BroadcastFrom(v *T) { t.send("", v) }
+
+// send encodes *v (or hands its memory, for a raw type) to the device.
+func (t *Topic[T]) send(to string, v *T) {
 	if t.tx == nil {
 		panic(fmt.Sprintf("ci: topic %q cannot send: declare <messaging implementation=\"default\"/> under <actuators>", t.name))
 	}
 	if t.codec.raw {
-		t.tx.Send(t.name, "", t.codec.memory(v))
+		t.tx.Send(t.name, to, t.codec.memory(v))
 		return
 	}
 	t.buf = t.codec.Append(t.buf[:0], v)
-	t.tx.Send(t.name, "", t.buf)
+	t.tx.Send(t.name, to, t.buf)
 }
 
 // Received decodes the values delivered on this topic at this tick, in
