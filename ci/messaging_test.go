@@ -93,6 +93,13 @@ func TestNewTopicErrors(t *testing.T) {
 		t.Errorf("a sensor of another kind: %v", err)
 	}
 	// receive only: sending panics with a message that says what to declare
+	wantSendPanics(t, &net, func(tp *ci.Topic[int]) { tp.Broadcast(1) })
+}
+
+// wantSendPanics checks that send, on a topic of a robot of net that
+// only receives, panics with a message that says what to declare.
+func wantSendPanics(t *testing.T, net *citest.Network, send func(*ci.Topic[int])) {
+	t.Helper()
 	rx := citest.NewRobot("rx", 1).AddSensor(ci.TagMessaging, net.Join("rx"))
 	tp, err := ci.NewTopic[int](rx, "x")
 	if err != nil {
@@ -103,7 +110,7 @@ func TestNewTopicErrors(t *testing.T) {
 			t.Errorf("send without an actuator: panic %v", p)
 		}
 	}()
-	tp.Broadcast(1)
+	send(tp)
 }
 
 type rawPoint struct {
@@ -158,18 +165,10 @@ func TestBroadcastFromSendsAsBroadcast(t *testing.T) {
 	if got := sb.Received(); len(got) != 1 || got[0].Value != "hello" || got[0].From != "a" || got[0].Unicast {
 		t.Errorf("b received %+v on s; want hello from a", got)
 	}
-	rx := citest.NewRobot("rx", 1).AddSensor(ci.TagMessaging, net.Join("rx"))
-	tp, err := ci.NewTopic[int](rx, "x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if p := recover(); p == nil || !strings.Contains(p.(string), "<actuators>") {
-			t.Errorf("send without an actuator: panic %v", p)
-		}
-	}()
-	v := 1
-	tp.BroadcastFrom(&v)
+	wantSendPanics(t, &net, func(tp *ci.Topic[int]) {
+		v := 1
+		tp.BroadcastFrom(&v)
+	})
 }
 
 // inboxAt is an InboxReader over fixed messages.
