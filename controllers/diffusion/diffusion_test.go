@@ -624,17 +624,26 @@ func TestConformance(t *testing.T) {
 }
 
 func TestControlStepDoesNotAllocate(t *testing.T) {
-	p := citest.NewFootBotProximity()
-	c, _ := setup(t, ci.TagFootBotProximity, p, ci.Params{})
-	p.SetAll(0.1, 0.5, 0.9)
 	// not even the first step, when every sensor sees something for the
-	// first time (AllocsPerRun below warms up first)
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	c.ControlStep()
-	runtime.ReadMemStats(&after)
-	if n := after.Mallocs - before.Mallocs; n != 0 {
-		t.Errorf("the first ControlStep allocates %d times", n)
+	// first time (AllocsPerRun below warms up first). The count is the
+	// process's, so a goroutine of the runtime or of an earlier test may
+	// add to it: the fewest over a few fresh controllers is the step's
+	var c *diffusion.Controller
+	fewest := uint64(math.MaxUint64)
+	for range 5 {
+		p := citest.NewFootBotProximity()
+		c, _ = setup(t, ci.TagFootBotProximity, p, ci.Params{})
+		p.SetAll(0.1, 0.5, 0.9)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		c.ControlStep()
+		runtime.ReadMemStats(&after)
+		if fewest = min(fewest, after.Mallocs-before.Mallocs); fewest == 0 {
+			break
+		}
+	}
+	if fewest != 0 {
+		t.Errorf("the first ControlStep allocates %d times", fewest)
 	}
 	if n := testing.AllocsPerRun(100, c.ControlStep); n != 0 {
 		t.Errorf("ControlStep allocates %v times per call", n)
