@@ -96,23 +96,7 @@ func TestRK4MatchesTheTrees(t *testing.T) {
 			e.Step(h, physics.Serial{})
 			for k := range ref {
 				a := ref[k]
-				s0 := a.s
-				at := func(k []float64, f float64) []float64 {
-					s := make([]float64, len(s0))
-					for j := range s {
-						s[j] = s0[j] + f*k[j]
-					}
-					return s
-				}
-				k1 := slope(a, s0, tm)
-				k2 := slope(a, at(k1, h/2), tm+h/2)
-				k3 := slope(a, at(k2, h/2), tm+h/2)
-				k4 := slope(a, at(k3, h), tm+h)
-				next := make([]float64, len(s0))
-				for j := range next {
-					next[j] = s0[j] + h/6*(k1[j]+2*k2[j]+2*k3[j]+k4[j])
-				}
-				ref[k].s = next
+				ref[k].s, _ = rk4Step(func(s []float64, t float64) []float64 { return slope(a, s, t) }, a.s, tm, h)
 			}
 			tm += h
 		}
@@ -300,22 +284,8 @@ func rk4TurningOnTheSpot(t *testing.T, standing int) {
 		for k := range ref {
 			a := ref[k]
 			s0 := a.s
-			at := func(k []float64, f float64) []float64 {
-				s := make([]float64, len(s0))
-				for j := range s {
-					s[j] = s0[j] + f*k[j]
-				}
-				return s
-			}
-			k1 := slope(a, s0)
-			k2 := slope(a, at(k1, h/2))
-			k3 := slope(a, at(k2, h/2))
-			k4 := slope(a, at(k3, h))
-			next := make([]float64, len(s0))
-			for j := range next {
-				next[j] = s0[j] + h/6*(k1[j]+2*k2[j]+2*k3[j]+k4[j])
-			}
-			ref[k].s = next
+			var k3 []float64
+			ref[k].s, k3 = rk4Step(func(s []float64, _ float64) []float64 { return slope(a, s) }, s0, 0, h)
 			if k < 8 {
 				want := s0[2] + h*k3[2] // the last stage's heading
 				if a.still && standing > 0 {
@@ -357,4 +327,26 @@ func TestZerosFound(t *testing.T) {
 			t.Errorf("%s: %d zeros, want %d", tc.eqs, got, tc.want)
 		}
 	}
+}
+
+// rk4Step is one classic RK4 step of h from state s0 at time tm, with
+// slope f, computed plainly (the tests' reference); it also returns the
+// third stage's slope.
+func rk4Step(f func(s []float64, t float64) []float64, s0 []float64, tm, h float64) (next, k3 []float64) {
+	at := func(k []float64, c float64) []float64 {
+		s := make([]float64, len(s0))
+		for j := range s {
+			s[j] = s0[j] + c*k[j]
+		}
+		return s
+	}
+	k1 := f(s0, tm)
+	k2 := f(at(k1, h/2), tm+h/2)
+	k3 = f(at(k2, h/2), tm+h/2)
+	k4 := f(at(k3, h), tm+h)
+	next = make([]float64, len(s0))
+	for j := range next {
+		next[j] = s0[j] + h/6*(k1[j]+2*k2[j]+2*k3[j]+k4[j])
+	}
+	return next, k3
 }
