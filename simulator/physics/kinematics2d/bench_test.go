@@ -21,7 +21,16 @@ import (
 // turning (the reindexing between ticks is not timed). It reports the
 // least CPU time of a tick on its thread (min-cpu-ns/body), which other
 // processes' load changes least.
-func BenchmarkCrowdedStep(b *testing.B) {
+func BenchmarkCrowdedStep(b *testing.B) { crowdedStep(b, 20) }
+
+// BenchmarkStuckStep is BenchmarkCrowdedStep after 200 ticks, when most
+// bodies are stuck against others (their proposals withdrawn tick after
+// tick, nothing around them changing), as in the late ticks of a long
+// run; it also reports the fraction of the bodies that did not move in
+// the last tick (stuck/body).
+func BenchmarkStuckStep(b *testing.B) { crowdedStep(b, 200) }
+
+func crowdedStep(b *testing.B, warm int) {
 	const n, side = 100000, 63.0
 	sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: side + 1, Y: side + 1, Z: 4})
 	p := space.NewPlacement(sp)
@@ -47,7 +56,7 @@ func BenchmarkCrowdedStep(b *testing.B) {
 		}
 	}
 	run := physics.Serial{}
-	for range 20 { // into contact
+	for range warm { // into contact
 		tick(sp, e, run)
 	}
 	runtime.LockOSThread()
@@ -69,4 +78,16 @@ func BenchmarkCrowdedStep(b *testing.B) {
 	if least < math.MaxInt64 {
 		b.ReportMetric(float64(least.Nanoseconds())/n, "min-cpu-ns/body")
 	}
+	before := make([]ci.Vector2, n)
+	for i := range before {
+		before[i] = sp.Bodies[i].Pos
+	}
+	tick(sp, e, run)
+	stuck := 0
+	for i := range before {
+		if sp.Bodies[i].Pos == before[i] {
+			stuck++
+		}
+	}
+	b.ReportMetric(float64(stuck)/n, "stuck/body")
 }

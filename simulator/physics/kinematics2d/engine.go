@@ -43,12 +43,24 @@ type Engine struct {
 	maxR     float64   // largest radius of the owned bodies
 	reachOf  []float64 // per chunk: the longest proposed move
 	gone     [][]int32 // per chunk: proposals withdrawn in the last round
-	around   [][]int32 // per chunk: the neighbours of its withdrawn proposals
-	// recheck lists the objects a round after the first checks (the
-	// neighbours of the proposals withdrawn before it), in chunks; nil in
-	// the first round, which checks every object.
+	// keep, per chunk: the proposals the last round kept that a
+	// withdrawal may still make collide (see touches)
+	keep [][]int32
+	// recheck lists the objects a round after the first checks (those
+	// of keep), in chunks; nil in the first round, which checks every
+	// object.
 	recheck    []int32
 	recheckBuf []int32 // recheck's memory, kept from step to step
+	// same: the objects' still flags and blockers may be trusted in this
+	// sub-step (see object.still): the last sub-step had the same length,
+	// and no Add, Remove or Reset came since. known: blockers were
+	// recorded by a sub-step since the last Add, Remove or Reset; lastSub
+	// is that sub-step's length.
+	same, known bool
+	lastSub     float64
+	// recheckAll (tests only) makes every round recheck every moving
+	// object and forgets the blockers, as a plain Jacobi iteration would
+	recheckAll bool
 	jobs       jobs
 	// parameters of the sub-step the jobs run
 	dt, sub     float64
@@ -71,20 +83,28 @@ type object struct {
 	body   int32
 	shape  space.Shape
 	moving bool
-	check  bool // its proposal must be checked in this round
+	// still: the object did not move in the last sub-step and proposes
+	// the same move (same target velocities, so the same bits) from the
+	// same pose in this one. When k and the object that made k's
+	// proposal collide in the first round of the last sub-step (blocker)
+	// are both still, they collide again: k is withdrawn without looking
+	// for its neighbours. A robot stuck against another, as many are in
+	// a long run of a crowded swarm, costs little then.
+	still bool
 	// exact: cos and sin are math.Sincos(a) bit for bit (always, except
 	// for a body added with a heading whose cosine and sine were found
 	// otherwise, until its first turn), so that a straight move reuses
 	// them instead of calling Sincos of the same angle
 	exact    bool
+	blocker  int32 // the object that withdrew its last proposal in a first round, or -1
 	radius   float64
 	p        ci.Vector2 // plane coordinates
 	a        float64
 	cos, sin float64    // of a
 	cand     ci.Vector2 // proposed pose of this sub-step
 	candA    float64
-	cc, cs   float64 // cosine and sine of candA
-	reach    float64
+	cc, cs   float64    // cosine and sine of candA
+	tv, tw   float64    // the target velocities of its last proposal
 	half     ci.Vector2 // Box
 	vel      ci.Vector2
 	angVel   float64
@@ -192,6 +212,7 @@ func (e *Engine) Grow(n int) {
 // Add implements physics.Engine.
 func (e *Engine) Add(i int) error {
 	e.settle(physics.Serial{})
+	e.known = false // (Remove and Reset too: objects move, blockers with them)
 	b := &e.sp.Bodies[i]
 	if !b.Movable {
 		return fmt.Errorf("kinematics2d: body %q is static; add it with AddStatic", b.ID)
@@ -207,7 +228,7 @@ func (e *Engine) Add(i int) error {
 		return fmt.Errorf("kinematics2d: engine %q already owns body %q", e.id, b.ID)
 	}
 	p := e.toPlane(b)
-	o := object{body: int32(i), shape: b.Shape, radius: b.Radius, half: b.Half, p: p, a: b.Yaw, cos: b.Cos, sin: b.Sin,
+	o := object{body: int32(i), blocker: -1, shape: b.Shape, radius: b.Radius, half: b.Half, p: p, a: b.Yaw, cos: b.Cos, sin: b.Sin,
 		vel: b.Vel, angVel: b.AngVel}
 	sn, cs := math.Sincos(b.Yaw)
 	o.exact = sameBits(sn, b.Sin) && sameBits(cs, b.Cos)
@@ -231,6 +252,7 @@ func (e *Engine) Remove(i int) {
 	if i >= len(e.slot) || e.slot[i] < 0 {
 		return
 	}
+	e.known = false
 	k, last := int(e.slot[i]), len(e.objs)-1
 	e.run = e.run && k == last // the last one: the others stay a run
 	e.objs[k], e.bodies[k], e.start[k] = e.objs[last], e.bodies[last], e.start[last]
@@ -254,11 +276,12 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 	if len(e.reachOf) < chunks {
 		e.reachOf = make([]float64, chunks)
 		e.gone = make([][]int32, chunks)
-		e.around = make([][]int32, chunks)
+		e.keep = make([][]int32, chunks)
 	}
 	for s := 0; s < e.iterations; s++ {
 		// 1. every body proposes its move from the same state
 		e.first, e.last = s == 0, s == e.iterations-1
+		e.same = e.known && sameBits(e.sub, e.lastSub) && !e.recheckAll
 		run.Run(chunks, e.jobs.propose)
 		maxReach := 0.0
 		for _, m := range e.reachOf[:chunks] {
@@ -267,7 +290,8 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 		// 2. withdraw colliding proposals until none changes. Withdrawals
 		// only shrink the set of moving bodies, so this ends (in two or
 		// three rounds in practice). After the first round, only the
-		// moving neighbours of a withdrawn proposal can change their minds.
+		// proposals that touch a moving neighbour's start pose can change
+		// their minds (touches).
 		e.useSpace = e.axis == 2 && e.iterations == 1
 		if !e.useSpace {
 			e.grid.Build(n, e.jobs.planePos, max(2*e.maxR+2*maxReach+1e-3, 0.25))
@@ -281,22 +305,24 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 			}
 			// Jacobi: withdrawals take effect together, after the round
 			run.Run(round, e.jobs.withdraw)
-			// the next round checks the neighbours of the withdrawn
-			// proposals only, each once: found in parallel, then listed
-			// in the order of the withdrawals
-			run.Run(round, e.jobs.around)
+			// the next round checks the kept proposals that a withdrawal
+			// may have made collide, each once (each is in one list)
 			next := e.recheckBuf[:0]
-			for _, near := range e.around[:round] {
-				for _, j := range near {
-					if o := &e.objs[j]; !o.check {
-						o.check = true
-						next = append(next, j)
+			for _, kept := range e.keep[:round] {
+				next = append(next, kept...)
+			}
+			if e.recheckAll {
+				next = next[:0]
+				for k := range e.objs {
+					if e.objs[k].moving {
+						next = append(next, int32(k))
 					}
 				}
 			}
 			e.recheck, e.recheckBuf = next, next
 			round = (len(next) + e.chunk - 1) / e.chunk
 		}
+		e.known, e.lastSub = true, e.sub
 		// 3. accept what is left: the last sub-step's in Commit, which
 		// goes over the objects anyway
 		if e.last {
@@ -320,8 +346,8 @@ func (e *Engine) settle(run physics.Runner) {
 // so that a step allocates nothing; they read the sub-step's parameters
 // from the engine.
 type jobs struct {
-	propose, check, withdraw, around, accept, commit func(chunk int)
-	planePos                                         func(k int) ci.Vector2
+	propose, check, withdraw, accept, commit func(chunk int)
+	planePos                                 func(k int) ci.Vector2
 }
 
 // span returns the objects of chunk c.
@@ -338,34 +364,49 @@ func (e *Engine) makeJobs() {
 			if e.first {
 				o.prevP = o.p
 			}
-			e.propose(o, e.sub)
-			o.check = o.moving
-			m = max(m, o.reach)
+			m = max(m, e.propose(o, e.sub))
 		}
 		e.reachOf[c] = m
 	}
 	e.jobs.check = func(c int) {
-		// conflicts reads the other objects' poses and proposals, never
-		// their flags: clearing check here leaves the round Jacobi
+		// conflicts reads the other objects' poses, proposals and moving
+		// and still flags, which only propose and withdraw write; a
+		// check writes its own object's blocker only, which no other
+		// check reads: the round is Jacobi
 		pad := e.maxR + e.maxReach
-		gone := e.gone[c][:0]
-		one := func(k int) {
-			o := &e.objs[k]
-			if o.check && o.moving && e.conflicts(k, pad) {
-				gone = append(gone, int32(k))
-			}
-			o.check = false
-		}
+		gone, keep := e.gone[c][:0], e.keep[c][:0]
 		if e.recheck == nil {
 			for k := c * e.chunk; k < min((c+1)*e.chunk, len(e.objs)); k++ {
-				one(k)
+				o := &e.objs[k]
+				if !o.moving {
+					continue
+				}
+				if o.still && o.blocker >= 0 && e.objs[o.blocker].still {
+					// the same two proposals from the same poses
+					// collide as they did (the blocker is found by any
+					// query around o's proposal)
+					gone = append(gone, int32(k))
+					continue
+				}
+				blocker, touches := e.conflicts(k, pad, true)
+				o.blocker = max(blocker, -1) // (a static body is not kept)
+				if blocker != free {
+					gone = append(gone, int32(k))
+				} else if touches {
+					keep = append(keep, int32(k))
+				}
 			}
 		} else {
+			// (every object listed is moving: it was kept)
 			for _, k := range e.recheck[c*e.chunk : min((c+1)*e.chunk, len(e.recheck))] {
-				one(int(k))
+				if blocker, _ := e.conflicts(int(k), pad, false); blocker != free {
+					gone = append(gone, k)
+				} else {
+					keep = append(keep, k)
+				}
 			}
 		}
-		e.gone[c] = gone
+		e.gone[c], e.keep[c] = gone, keep
 	}
 	e.jobs.withdraw = func(c int) {
 		for _, k := range e.gone[c] {
@@ -373,24 +414,6 @@ func (e *Engine) makeJobs() {
 			o.moving = false
 			o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.cos, o.sin
 		}
-	}
-	e.jobs.around = func(c int) {
-		near := e.around[c][:0]
-		for _, k := range e.gone[c] {
-			o := &e.objs[k]
-			// (near rewrites what buf held: one buffer per query)
-			var buf [nearBuf]int32
-			for _, j := range e.near(int(k), o.p, o.radius+e.maxReach, buf[:0]) {
-				// a neighbour that does not move (its proposal withdrawn
-				// by this round or an earlier one, or none made) would
-				// be listed and checked for nothing: in a crowded swarm
-				// most neighbours of a withdrawn proposal are withdrawn too
-				if e.objs[j].moving {
-					near = append(near, j)
-				}
-			}
-		}
-		e.around[c] = near
 	}
 	e.jobs.accept = func(c int) {
 		objs := e.span(c)
@@ -464,21 +487,25 @@ func (e *Engine) near(k int, q ci.Vector2, r float64, buf []int32) []int32 {
 	return found[:n]
 }
 
-// propose integrates the body's velocity along the arc for dt.
-func (e *Engine) propose(o *object, dt float64) {
+// propose integrates the body's velocity along the arc for dt and
+// returns the length of the move.
+func (e *Engine) propose(o *object, dt float64) float64 {
 	b := &e.sp.Bodies[o.body]
 	v, w := b.TargetV, b.TargetW
+	// o.moving is still the last sub-step's: whether o moved in it
+	o.still = e.same && !o.moving && sameBits(v, o.tv) && sameBits(w, o.tw)
+	o.tv, o.tw = v, w
 	if e.last {
 		// the body's angular velocity after the step is the one it
 		// asked for, moving or withdrawn (nothing changes it before
 		// accept)
 		o.angVel = w
 	}
-	o.reach = math.Abs(v) * dt
+	reach := math.Abs(v) * dt
 	o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.cos, o.sin
 	o.moving = v != 0 || w != 0
 	if !o.moving {
-		return
+		return reach
 	}
 	da := w * dt
 	d := v * dt
@@ -492,21 +519,34 @@ func (e *Engine) propose(o *object, dt float64) {
 		// a straight move (no turn: da is zero): the heading's cosine
 		// and sine are those Sincos would give again
 		o.cand = ci.Vector2{X: o.p.X + d*o.cos, Y: o.p.Y + d*o.sin}
-		return
+		return reach
 	}
 	// (math.Sincos gives math.Sin and math.Cos bit for bit)
 	sm, cm := math.Sincos(mid)
 	o.cand = ci.Vector2{X: o.p.X + d*cm, Y: o.p.Y + d*sm}
 	o.cs, o.cc = math.Sincos(o.candA)
+	return reach
 }
 
 // sameBits reports whether a and b are the same float64, bit for bit
 // (-0 and +0 differ, a NaN equals itself).
 func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
+// free and static are what conflicts returns for a proposal that collides
+// with nothing, and for one that collides with a static body only.
+const (
+	free   = -1
+	static = -2
+)
+
 // conflicts reports whether object k's proposal makes it overlap another
-// proposal (or a static body) more than it did before the move.
-func (e *Engine) conflicts(k int, pad float64) bool {
+// proposal (or a static body) more than it did before the move: it
+// returns the object it found so (or static, or free for none). In the
+// first round, where every proposal is checked, it also reports whether
+// the proposal, if kept, touches a moving neighbour's start pose: only
+// then can a later round withdraw it, as the neighbour's proposal is
+// withdrawn (a withdrawn proposal is the start pose).
+func (e *Engine) conflicts(k int, pad float64, first bool) (blocker int32, touches bool) {
 	o := &e.objs[k]
 	// the footprints before and after the move, made when a body comes
 	// near (most proposals meet nothing)
@@ -528,9 +568,17 @@ func (e *Engine) conflicts(k int, pad float64) bool {
 				continue
 			}
 			q := &e.objs[j]
+			r := q.radius + o.radius
+			// a later round's check of the proposal against q's start
+			// pose (the same test as below, after q's withdrawal) may
+			// find a contact
+			if first && !touches && q.moving {
+				d := q.p.Sub(o.cand)
+				touches = !(d.X*d.X+d.Y*d.Y > r*r)
+			}
 			// discs around both footprints that do not meet: no contact
 			d := q.cand.Sub(o.cand)
-			if r := q.radius + o.radius; d.X*d.X+d.Y*d.Y > r*r {
+			if d.X*d.X+d.Y*d.Y > r*r {
 				continue
 			}
 			if !made {
@@ -540,13 +588,13 @@ func (e *Engine) conflicts(k int, pad float64) bool {
 			if g := space.FootprintGap(&cand, &other); g < 0 {
 				before := q.footprint(q.p, q.cos, q.sin)
 				if g < space.FootprintGap(&old, &before) {
-					return true
+					return j, false
 				}
 			}
 		}
 	}
 	if e.axis != 2 {
-		return false
+		return free, touches
 	}
 	var buf [nearBuf]int32
 	for _, i := range e.sp.AppendStatic(lo, hi, buf[:0]) {
@@ -559,10 +607,10 @@ func (e *Engine) conflicts(k int, pad float64) bool {
 		}
 		s := b.Footprint()
 		if g := space.FootprintGap(&cand, &s); g < 0 && g < space.FootprintGap(&old, &s) {
-			return true
+			return static, false
 		}
 	}
-	return false
+	return free, touches
 }
 
 // Commit implements physics.Engine.
@@ -577,6 +625,7 @@ func (e *Engine) Commit(run physics.Runner) {
 // Reset implements physics.Engine.
 func (e *Engine) Reset() {
 	e.settle(physics.Serial{})
+	e.known = false
 	for k := range e.objs {
 		o := &e.objs[k]
 		o.p, o.a, o.vel, o.angVel = e.start[k].p, e.start[k].a, ci.Vector2{}, 0

@@ -1,0 +1,262 @@
+package kinematics2d
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/config"
+	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/space"
+)
+
+// world is a space and an engine owning its mobile bodies, with a twin
+// that steps the same bodies by plain Jacobi rounds (every moving object
+// rechecked in every round, no blockers kept): the results the
+// shortcuts must give.
+type world struct {
+	sp, ref *space.Space
+	e, refE *Engine
+	run     physics.Runner
+}
+
+func newWorld(t *testing.T, bodies []space.Body, run physics.Runner) *world {
+	t.Helper()
+	exp, err := config.Parse("k.argos", []byte(`<?xml version="1.0"?><argos-configuration>
+  <framework><experiment length="1" ticks_per_second="10"/></framework><controllers/><arena size="10,10,4"/>
+  <physics_engines><kinematics2d id="k"/></physics_engines></argos-configuration>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{run: run}
+	for _, ref := range []bool{false, true} {
+		sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: 10, Y: 10, Z: 4})
+		for _, b := range bodies {
+			sp.Add(b)
+		}
+		sp.Reindex()
+		pe, err := New(exp.PhysicsEngines[0], physics.Env{Space: sp, TickLength: 0.1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := pe.(*Engine)
+		e.chunk = 8 // several chunks, so that a parallel runner splits them
+		for i := range sp.Bodies {
+			if sp.Bodies[i].Movable {
+				if err := e.Add(i); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := e.AddStatic(i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.recheckAll = ref
+		if ref {
+			w.ref, w.refE = sp, e
+		} else {
+			w.sp, w.e = sp, e
+		}
+	}
+	return w
+}
+
+// target sets body i's target velocities in both spaces.
+func (w *world) target(i int, v, om float64) {
+	w.sp.Bodies[i].TargetV, w.sp.Bodies[i].TargetW = v, om
+	w.ref.Bodies[i].TargetV, w.ref.Bodies[i].TargetW = v, om
+}
+
+// tick steps both and returns the bodies withdrawn by the blocker
+// shortcut; it fails the test when a pose differs, bit for bit.
+func (w *world) tick(t *testing.T) (short []int) {
+	t.Helper()
+	w.e.Step(0.1, w.run)
+	for k := range w.e.objs {
+		if o := &w.e.objs[k]; o.still && o.blocker >= 0 && w.e.objs[o.blocker].still && o.tv != 0 {
+			short = append(short, int(o.body))
+		}
+	}
+	w.e.Commit(w.run)
+	w.sp.Reindex()
+	w.refE.Step(0.1, w.run)
+	w.refE.Commit(w.run)
+	w.ref.Reindex()
+	for i := range w.sp.Bodies {
+		a, b := &w.sp.Bodies[i], &w.ref.Bodies[i]
+		if !sameBits(a.Pos.X, b.Pos.X) || !sameBits(a.Pos.Y, b.Pos.Y) || !sameBits(a.Yaw, b.Yaw) || a.Vel != b.Vel {
+			t.Fatalf("body %d at %v heading %v, %v %v by plain Jacobi rounds", i, a.Pos, a.Yaw, b.Pos, b.Yaw)
+		}
+	}
+	return short
+}
+
+func epuck(x, y, yaw, v float64) space.Body {
+	b := space.Body{Shape: space.Disc, Radius: 0.035, Height: 0.086, Movable: true, Mass: 0.4, Pos: ci.Vector2{X: x, Y: y}}
+	b.SetYaw(yaw)
+	b.TargetV = v
+	return b
+}
+
+// Two e-pucks driving into each other stay stuck, withdrawn by the
+// shortcut from the second tick on; what ends it (a turn, a changed
+// target, the blocker backing away) makes the engine check in full again,
+// with the results of plain Jacobi rounds throughout.
+func TestStuckPairTakesTheShortcutUntilSomethingChanges(t *testing.T) {
+	const a, b = 0, 1
+	for _, change := range []string{"turn", "faster", "blocker backs away", "third body"} {
+		t.Run(change, func(t *testing.T) {
+			w := newWorld(t, []space.Body{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0.1), epuck(0, 1, -math.Pi/2, 0)}, physics.Serial{})
+			if short := w.tick(t); len(short) != 0 {
+				t.Fatalf("first tick: shortcut for %v, with no blocker known", short)
+			}
+			for k := range 3 {
+				if short := w.tick(t); len(short) != 2 {
+					t.Fatalf("tick %d: shortcut for %v, want both e-pucks", k+2, short)
+				}
+			}
+			start := w.sp.Bodies[a].Pos
+			switch change {
+			case "turn":
+				w.target(a, 0.1, 0.5)
+			case "faster":
+				w.target(a, 0.2, 0)
+			case "blocker backs away":
+				w.target(b, -0.1, 0)
+			case "third body":
+				w.target(2, 0.1, 0) // drives south, into a
+			}
+			short := w.tick(t)
+			switch change {
+			case "third body":
+				// a and b still collide as before: the shortcut holds
+				if len(short) != 2 {
+					t.Fatalf("shortcut for %v, want both e-pucks", short)
+				}
+			default:
+				if len(short) != 0 {
+					t.Fatalf("shortcut for %v after a change", short)
+				}
+			}
+			if change == "blocker backs away" && w.sp.Bodies[a].Pos == start {
+				t.Errorf("e-puck %d did not follow its backing blocker", a)
+			}
+			for range 12 {
+				w.tick(t)
+			}
+		})
+	}
+}
+
+// A Remove moves the last object to the removed one's place, an Add or a
+// Reset puts bodies anywhere, a step of another length proposes other
+// moves: the blockers found before are not trusted then.
+func TestBlockersAreForgottenWhenObjectsChange(t *testing.T) {
+	bodies := []space.Body{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0.1), epuck(2, 2, 0, 0)}
+	w := newWorld(t, bodies, physics.Serial{})
+	for range 3 {
+		w.tick(t)
+	}
+	// body 2 (still, standing) takes body 1's place in the objects: a
+	// blocker kept by index would withdraw e-puck 0 for nothing
+	w.e.Remove(1)
+	w.refE.Remove(1)
+	start := w.sp.Bodies[0].Pos
+	if short := w.tick(t); len(short) != 0 {
+		t.Fatalf("shortcut for %v after a Remove", short)
+	}
+	if w.sp.Bodies[0].Pos == start {
+		t.Fatal("e-puck 0 did not move once its blocker was removed")
+	}
+	w = newWorld(t, bodies, physics.Serial{})
+	for range 3 {
+		w.tick(t)
+	}
+	w.e.Reset()
+	w.refE.Reset()
+	if short := w.tick(t); len(short) != 0 {
+		t.Fatalf("shortcut for %v after a Reset", short)
+	}
+	w.e.Step(0.05, w.run)
+	for k := range w.e.objs {
+		if w.e.objs[k].still {
+			t.Fatalf("object %d still in a step of another length", k)
+		}
+	}
+}
+
+// parallel runs each chunk on its own goroutine, as a pool would.
+type parallel struct{}
+
+func (parallel) Run(n int, job func(int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() { defer wg.Done(); job(i) }()
+	}
+	wg.Wait()
+}
+
+// A crowd of e-pucks driving into each other and into walls, some
+// changing their targets now and then: the shortcut and the rechecks of
+// the proposals that touch a neighbour give, tick after tick, the results
+// of plain Jacobi rounds, serial and parallel.
+func TestCrowdMatchesPlainJacobiRounds(t *testing.T) {
+	for _, run := range []physics.Runner{physics.Serial{}, parallel{}} {
+		r := rand.New(rand.NewPCG(1, 2))
+		var bodies []space.Body
+	place:
+		for len(bodies) < 400 {
+			b := epuck((r.Float64()-0.5)*2.4, (r.Float64()-0.5)*2.4, r.Float64()*2*math.Pi, 0.1)
+			for k := range bodies {
+				if bodies[k].Pos.Sub(b.Pos).Length() < 0.0701 {
+					continue place
+				}
+			}
+			bodies = append(bodies, b)
+		}
+		for _, x := range []float64{-1.3, 1.3} {
+			wall := space.Body{Shape: space.Box, Half: ci.Vector2{X: 0.05, Y: 1.35}, Radius: 1.36, Height: 0.5, Pos: ci.Vector2{X: x}}
+			wall.SetYaw(0)
+			bodies = append(bodies, wall)
+		}
+		w := newWorld(t, bodies, run)
+		shortcuts := 0
+		for k := range 150 {
+			for i := range 400 {
+				switch r.IntN(40) {
+				case 0:
+					w.target(i, 0.1, 0)
+				case 1:
+					w.target(i, 0.1, r.Float64()-0.5)
+				case 2:
+					w.target(i, -0.05, 0)
+				case 3:
+					w.target(i, 0, 0.3)
+				}
+			}
+			shortcuts += len(w.tick(t))
+			_ = k
+		}
+		if shortcuts == 0 {
+			t.Error("the shortcut was never taken")
+		}
+	}
+}
+
+// A body that moved in the last step is not still, though it proposes
+// with the same targets: its proposal starts elsewhere.
+func TestMovedBodiesAreNotStill(t *testing.T) {
+	w := newWorld(t, []space.Body{epuck(0, 0, 0, 0.1), epuck(1, 0, 0, 0)}, physics.Serial{})
+	for range 3 {
+		w.tick(t)
+	}
+	w.e.Step(0.1, w.run)
+	if o := &w.e.objs[0]; o.still {
+		t.Error("the driving e-puck is still")
+	}
+	if o := &w.e.objs[1]; !o.still {
+		t.Error("the standing e-puck is not still")
+	}
+}
