@@ -51,13 +51,28 @@ type Engine struct {
 	// object.
 	recheck    []int32
 	recheckBuf []int32 // recheck's memory, kept from step to step
-	// same: the objects' still flags and blockers may be trusted in this
-	// sub-step (see object.still): the last sub-step had the same length,
+	// still, per object: it did not move in the last sub-step and
+	// proposes the same move (same target velocities, so the same bits)
+	// from the same pose in this one. When k and the object that made
+	// k's proposal collide in the first round of the last sub-step
+	// (object.blocker) are both still, they collide again: k is withdrawn
+	// without looking for its neighbours. A robot stuck against another,
+	// as many are in a long run of a crowded swarm, costs little then.
+	// (Apart from the objects, in a byte each: a blocker is anywhere.)
+	still []bool
+	// same: the still flags and blockers may be trusted in this
+	// sub-step: the last sub-step had the same length,
 	// and no Add, Remove or Reset came since. known: blockers were
 	// recorded by a sub-step since the last Add, Remove or Reset; lastSub
 	// is that sub-step's length.
 	same, known bool
 	lastSub     float64
+	// quiet: Commit may leave alone the bodies of the objects that are
+	// still and did not move: they hold what it would write, as the last
+	// Commit wrote it (one sub-step per tick, and that Commit came after
+	// the last Step; no Add, Remove or Reset since). committed: Commit
+	// came after the last Step.
+	quiet, committed bool
 	// recheckAll (tests only) makes every round recheck every moving
 	// object and forgets the blockers, as a plain Jacobi iteration would
 	recheckAll bool
@@ -83,14 +98,6 @@ type object struct {
 	body   int32
 	shape  space.Shape
 	moving bool
-	// still: the object did not move in the last sub-step and proposes
-	// the same move (same target velocities, so the same bits) from the
-	// same pose in this one. When k and the object that made k's
-	// proposal collide in the first round of the last sub-step (blocker)
-	// are both still, they collide again: k is withdrawn without looking
-	// for its neighbours. A robot stuck against another, as many are in
-	// a long run of a crowded swarm, costs little then.
-	still bool
 	// exact: cos and sin are math.Sincos(a) bit for bit (always, except
 	// for a body added with a heading whose cosine and sine were found
 	// otherwise, until its first turn), so that a straight move reuses
@@ -212,7 +219,8 @@ func (e *Engine) Grow(n int) {
 // Add implements physics.Engine.
 func (e *Engine) Add(i int) error {
 	e.settle(physics.Serial{})
-	e.known = false // (Remove and Reset too: objects move, blockers with them)
+	// (Remove and Reset too: objects move, blockers with them)
+	e.known, e.quiet = false, false
 	b := &e.sp.Bodies[i]
 	if !b.Movable {
 		return fmt.Errorf("kinematics2d: body %q is static; add it with AddStatic", b.ID)
@@ -252,7 +260,7 @@ func (e *Engine) Remove(i int) {
 	if i >= len(e.slot) || e.slot[i] < 0 {
 		return
 	}
-	e.known = false
+	e.known, e.quiet = false, false
 	k, last := int(e.slot[i]), len(e.objs)-1
 	e.run = e.run && k == last // the last one: the others stay a run
 	e.objs[k], e.bodies[k], e.start[k] = e.objs[last], e.bodies[last], e.start[last]
@@ -272,6 +280,10 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 		e.makeJobs()
 	}
 	e.dt, e.sub = dt, dt/float64(e.iterations)
+	e.quiet, e.committed = e.committed && e.iterations == 1, false
+	if len(e.still) < n {
+		e.still = make([]bool, cap(e.objs))
+	}
 	chunks := (n + e.chunk - 1) / e.chunk
 	if len(e.reachOf) < chunks {
 		e.reachOf = make([]float64, chunks)
@@ -359,12 +371,13 @@ func (e *Engine) makeJobs() {
 	e.jobs.propose = func(c int) {
 		m := 0.0
 		objs := e.span(c)
+		still := e.still[c*e.chunk:]
 		for k := range objs {
 			o := &objs[k]
 			if e.first {
 				o.prevP = o.p
 			}
-			m = max(m, e.propose(o, e.sub))
+			m = max(m, e.propose(o, &still[k], e.sub))
 		}
 		e.reachOf[c] = m
 	}
@@ -381,7 +394,7 @@ func (e *Engine) makeJobs() {
 				if !o.moving {
 					continue
 				}
-				if o.still && o.blocker >= 0 && e.objs[o.blocker].still {
+				if e.still[k] && o.blocker >= 0 && e.still[o.blocker] {
 					// the same two proposals from the same poses
 					// collide as they did (the blocker is found by any
 					// query around o's proposal)
@@ -425,8 +438,19 @@ func (e *Engine) makeJobs() {
 	e.jobs.commit = func(c int) {
 		objs := e.span(c)
 		accepting := e.accepting
+		var still []bool
+		if e.quiet {
+			still = e.still[c*e.chunk:]
+		}
 		for k := range objs {
 			o := &objs[k]
+			if still != nil && still[k] && !o.moving {
+				// the same pose, heading and velocities as the
+				// last Commit wrote: the object did not move in this
+				// step nor in the last one (so its velocity is zero
+				// again), and its target angular velocity is the same
+				continue
+			}
 			if accepting {
 				e.accept(o)
 			}
@@ -489,11 +513,11 @@ func (e *Engine) near(k int, q ci.Vector2, r float64, buf []int32) []int32 {
 
 // propose integrates the body's velocity along the arc for dt and
 // returns the length of the move.
-func (e *Engine) propose(o *object, dt float64) float64 {
+func (e *Engine) propose(o *object, still *bool, dt float64) float64 {
 	b := &e.sp.Bodies[o.body]
 	v, w := b.TargetV, b.TargetW
 	// o.moving is still the last sub-step's: whether o moved in it
-	o.still = e.same && !o.moving && sameBits(v, o.tv) && sameBits(w, o.tw)
+	*still = e.same && !o.moving && sameBits(v, o.tv) && sameBits(w, o.tw)
 	o.tv, o.tw = v, w
 	if e.last {
 		// the body's angular velocity after the step is the one it
@@ -619,13 +643,13 @@ func (e *Engine) Commit(run physics.Runner) {
 		e.makeJobs()
 	}
 	run.Run((len(e.objs)+e.chunk-1)/e.chunk, e.jobs.commit)
-	e.accepting = false
+	e.accepting, e.quiet, e.committed = false, false, true
 }
 
 // Reset implements physics.Engine.
 func (e *Engine) Reset() {
 	e.settle(physics.Serial{})
-	e.known = false
+	e.known, e.quiet = false, false
 	for k := range e.objs {
 		o := &e.objs[k]
 		o.p, o.a, o.vel, o.angVel = e.start[k].p, e.start[k].a, ci.Vector2{}, 0

@@ -74,7 +74,7 @@ func (w *world) tick(t *testing.T) (short []int) {
 	t.Helper()
 	w.e.Step(0.1, w.run)
 	for k := range w.e.objs {
-		if o := &w.e.objs[k]; o.still && o.blocker >= 0 && w.e.objs[o.blocker].still && o.tv != 0 {
+		if o := &w.e.objs[k]; w.e.still[k] && o.blocker >= 0 && w.e.still[o.blocker] && o.tv != 0 {
 			short = append(short, int(o.body))
 		}
 	}
@@ -85,7 +85,8 @@ func (w *world) tick(t *testing.T) (short []int) {
 	w.ref.Reindex()
 	for i := range w.sp.Bodies {
 		a, b := &w.sp.Bodies[i], &w.ref.Bodies[i]
-		if !sameBits(a.Pos.X, b.Pos.X) || !sameBits(a.Pos.Y, b.Pos.Y) || !sameBits(a.Yaw, b.Yaw) || a.Vel != b.Vel {
+		if !sameBits(a.Pos.X, b.Pos.X) || !sameBits(a.Pos.Y, b.Pos.Y) || !sameBits(a.Yaw, b.Yaw) || a.Vel != b.Vel ||
+			!sameBits(a.AngVel, b.AngVel) || a.Cos != b.Cos || a.Sin != b.Sin || a.Z != b.Z {
 			t.Fatalf("body %d at %v heading %v, %v %v by plain Jacobi rounds", i, a.Pos, a.Yaw, b.Pos, b.Yaw)
 		}
 	}
@@ -180,7 +181,7 @@ func TestBlockersAreForgottenWhenObjectsChange(t *testing.T) {
 	}
 	w.e.Step(0.05, w.run)
 	for k := range w.e.objs {
-		if w.e.objs[k].still {
+		if w.e.still[k] {
 			t.Fatalf("object %d still in a step of another length", k)
 		}
 	}
@@ -253,10 +254,43 @@ func TestMovedBodiesAreNotStill(t *testing.T) {
 		w.tick(t)
 	}
 	w.e.Step(0.1, w.run)
-	if o := &w.e.objs[0]; o.still {
+	if w.e.still[0] {
 		t.Error("the driving e-puck is still")
 	}
-	if o := &w.e.objs[1]; !o.still {
+	if !w.e.still[1] {
 		t.Error("the standing e-puck is not still")
 	}
+}
+
+// Commit leaves alone the bodies of the stuck objects, which hold what it
+// would write, but not after two steps without a Commit between them,
+// where the body holds the older step's velocities.
+func TestCommitSkipsStuckBodiesOnly(t *testing.T) {
+	w := newWorld(t, []space.Body{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0.1)}, physics.Serial{})
+	for range 3 {
+		w.tick(t)
+	}
+	w.e.Step(0.1, w.run)
+	sentinel := ci.Vector2{X: 42}
+	w.sp.Bodies[0].Vel = sentinel
+	w.e.Commit(w.run)
+	if w.sp.Bodies[0].Vel != sentinel {
+		t.Fatal("Commit wrote the body of a stuck e-puck")
+	}
+	w.sp.Bodies[0].Vel = ci.Vector2{}
+	// two steps with another target angular velocity (that does not
+	// free the e-pucks), then a Commit: the second step's object is
+	// still, but the body holds the velocities of the Commit before
+	w.target(0, 0.1, 0.2)
+	for _, e := range []*Engine{w.e, w.refE} {
+		e.Step(0.1, w.run)
+		e.Step(0.1, w.run)
+		e.Commit(w.run)
+	}
+	if got := w.sp.Bodies[0].AngVel; got != 0.2 {
+		t.Fatalf("angular velocity %v after Step, Step, Commit, want 0.2", got)
+	}
+	w.sp.Reindex()
+	w.ref.Reindex()
+	w.tick(t) // (compares)
 }
