@@ -290,12 +290,21 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 	// ids are in byID), the others (lights, the floor) by id
 	var bodyAt []*config.Node
 	otherAt := map[string]*config.Node{}
-	add := func(spec *entity.Spec, at *config.Node) error {
+	// mapped: the entity's body is the next one and byID has its id
+	// already, checked against the bodies before it (mapIDs)
+	add := func(spec *entity.Spec, at *config.Node, mapped bool) error {
 		twice := func(prev *config.Node) error {
 			return at.Errorf("simulator: entity id %q is used twice (also at %s); ids must be unique", spec.ID, prev.Where())
 		}
 		if prev, dup := otherAt[spec.ID]; dup {
 			return twice(prev)
+		}
+		if mapped {
+			if err := s.addEntityAs(spec, true); err != nil {
+				return err
+			}
+			bodyAt = append(bodyAt, at)
+			return nil
 		}
 		if spec.Setup != nil || spec.Light != nil { // no body
 			if h, ok := s.byID[spec.ID]; ok {
@@ -352,20 +361,32 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 	// map made, on the first call, with room for every entity: growing
 	// one to a million entries rehashes it again and again (it is made
 	// then rather than before the first <distribute>, so that a large
-	// one's heap memory, readied for it, holds the map too)
+	// one's heap memory, readied for it, holds the map too). With ahead,
+	// the id map and the space's room are left to the function returned,
+	// which the <distribute> calls on another goroutine while it draws
+	// (prepareAhead): nothing else uses them meanwhile.
 	sized := false
-	grow := func(n int, embodied bool) {
-		if !sized {
-			sized = true
-			ids := make(map[string]int, entities+len(s.exp.Arena.Children))
-			maps.Copy(ids, s.byID)
-			s.byID = ids
+	grow := func(n int, embodied, ahead bool) (later func()) {
+		later = func() {
+			if !sized {
+				sized = true
+				ids := make(map[string]int, entities+len(s.exp.Arena.Children))
+				maps.Copy(ids, s.byID)
+				s.byID = ids
+			}
+			if embodied {
+				s.sp.Grow(n)
+			}
 		}
 		if embodied {
-			s.sp.Grow(n)
 			place.get().Grow(n)
 			bodyAt = hugepage.Grow(bodyAt, n)
 		}
+		if ahead {
+			return later
+		}
+		later()
+		return nil
 	}
 	for _, n := range s.exp.Arena.Children {
 		if err := interrupted(ctx); err != nil {
@@ -402,7 +423,7 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 		if spec.Embodied {
 			place.get().Reserve(spec.Body)
 		}
-		if err := add(spec, n); err != nil {
+		if err := add(spec, n, false); err != nil {
 			return err
 		}
 	}
@@ -410,7 +431,7 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 }
 
 func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.Rand, placing *placing,
-	add func(*entity.Spec, *config.Node) error, grow func(n int, embodied bool), large, entities int) error {
+	add func(*entity.Spec, *config.Node, bool) error, grow func(n int, embodied, ahead bool) func(), large, entities int) error {
 	d, err := config.ParseDistribute(n)
 	if err != nil {
 		return err
@@ -448,11 +469,11 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 	if d.Quantity >= large {
 		hugepage.PrepareHeap(d.Quantity * setUpBytes)
 	}
-	grow(d.Quantity, tmpl.Embodied)
-	wait := func() {}
-	if tmpl.Robot != nil && d.Quantity >= large {
-		wait = s.prefault(d.Quantity)
-		defer wait() // on errors too
+	var pre *ahead
+	later := grow(d.Quantity, tmpl.Embodied, tmpl.Robot != nil && tmpl.Embodied && d.Quantity >= large)
+	if later != nil {
+		pre = s.prepareAhead(d, later)
+		defer pre.wait() // on errors too
 	}
 	poses := hugepage.Make[drawn](0, d.Quantity)
 	place := placing.get()
@@ -525,9 +546,12 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 	if tmpl.Embodied {
 		order = s.sp.LayoutOrderWith(s.pool, len(poses), func(k int) ci.Vector2 { return poses[k].pos.XY() })
 	}
-	s.growRobots(len(poses))
-	wait()
-	s.takePrefaulted()
+	if pre != nil {
+		pre.wait()
+		s.takePrefaulted()
+	} else {
+		s.growRobots(len(poses))
+	}
 	ids := d.IDs()
 	for k := range poses {
 		p := &poses[k]
@@ -538,11 +562,17 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 		if tmpl.Light != nil {
 			e = tmpl.Clone()
 		}
-		e.SetID(ids.Next()) // d.ID(k): one Next per copy, k in order
+		mapped := false
+		if pre != nil {
+			e.SetID(pre.ids[k]) // d.ID(k)
+			mapped = k < pre.mapped
+		} else {
+			e.SetID(ids.Next()) // d.ID(k): one Next per copy, k in order
+		}
 		if err := e.SetPose(d.Template, p.pos, p.o); err != nil {
 			return err
 		}
-		if err := add(e, d.Template); err != nil {
+		if err := add(e, d.Template, mapped); err != nil {
 			return err
 		}
 	}
@@ -613,7 +643,11 @@ func (s *Simulator) capacity(d *config.Distribute, b *space.Body) (int, string) 
 }
 
 // addEntity puts a parsed entity in the arena.
-func (s *Simulator) addEntity(spec *entity.Spec) error {
+func (s *Simulator) addEntity(spec *entity.Spec) error { return s.addEntityAs(spec, false) }
+
+// addEntityAs is addEntity; with mapped, byID maps the entity's id to its
+// body (the next one) already.
+func (s *Simulator) addEntityAs(spec *entity.Spec, mapped bool) error {
 	if spec.Setup != nil { // the floor
 		return spec.Setup(s.world)
 	}
@@ -627,10 +661,12 @@ func (s *Simulator) addEntity(spec *entity.Spec) error {
 		}
 	}
 	h := s.sp.Add(spec.Body)
-	if s.byID == nil {
-		s.byID = map[string]int{}
+	if !mapped {
+		if s.byID == nil {
+			s.byID = map[string]int{}
+		}
+		s.byID[spec.ID] = h
 	}
-	s.byID[spec.ID] = h
 	if leds := entity.NewObjectLEDs(spec, h); leds != nil {
 		s.world.ObjectLEDs = append(s.world.ObjectLEDs, leds)
 	}
@@ -663,30 +699,84 @@ func (s *Simulator) addEntity(spec *entity.Spec) error {
 	return nil
 }
 
-// prefault makes the robot records of n robots in one slab and, on
-// another goroutine, writes to every page of it and of the space's room
-// for new bodies, while the caller draws the robots' poses. The first
-// write to a page of fresh memory costs a page fault, some 3 to 9 µs on a
-// virtual machine (about 3 s for the 1.4 GB of a million robots, the
-// largest part of their set-up); drawing, one trial after the other, does
-// not fault, so the two overlap. The function returned waits for the
-// writes (it may be called again); takePrefaulted, called after it, hands
-// the slab to newRobot.
-func (s *Simulator) prefault(n int) (wait func()) {
-	robots := hugepage.Make[robot](n, n)
-	bodies := s.sp.Bodies[len(s.sp.Bodies):cap(s.sp.Bodies)]
-	done := make(chan struct{})
+// ahead is the work a large <distribute> of robots does on another
+// goroutine while it draws its robots' poses (prepareAhead).
+type ahead struct {
+	done chan struct{}
+	// ids are the copies' ids, in order (d.ID(k)); the first mapped of
+	// them are in byID, with the handles of the bodies the copies will
+	// have, in order after the space's bodies
+	ids    []string
+	mapped int
+}
+
+// wait waits for the work (it may be called again).
+func (a *ahead) wait() { <-a.done }
+
+// prepareAhead starts, on another goroutine, the work that a large
+// <distribute> of robots can do before its poses are drawn, while it draws
+// them on this one (drawing, one trial after the other, does not depend on
+// it): later (grow's share: the id map, the space's room for the bodies),
+// the robot records in one slab and the robot lists, every page of the
+// slab and of the space's room written, and the copies' ids put in the id
+// map (mapIDs). Fresh memory costs a page fault at its first write (some
+// 3 to 9 µs per 4 KiB page on a virtual machine, or the kernel's zeroing
+// of a 2 MiB huge page), and memory the heap reuses is cleared by Go when
+// it is allocated; the first write of the 0.5 GB made here for a million
+// robots, and their 1,000,000 id map inserts, are thus taken off the
+// serial path of the set-up. takePrefaulted, after wait, hands the slab
+// to newRobot.
+func (s *Simulator) prepareAhead(d *config.Distribute, later func()) *ahead {
+	a := &ahead{done: make(chan struct{})}
+	n := d.Quantity
 	go func() {
-		defer close(done)
+		defer close(a.done)
+		later()
+		robots := hugepage.Make[robot](n, n)
+		bodies := s.sp.Bodies[len(s.sp.Bodies):cap(s.sp.Bodies)]
 		for i := 0; i < len(robots); i += pageOf(unsafe.Sizeof(robot{})) {
 			robots[i].removed = false
 		}
 		for i := 0; i < len(bodies); i += pageOf(unsafe.Sizeof(bodies[0])) {
 			bodies[i].Removed = false
 		}
+		s.slab.prefaulted = robots
+		s.growRobots(n)
+		a.ids, a.mapped = s.mapIDs(d)
 	}()
-	s.slab.prefaulted = robots
-	return func() { <-done }
+	return a
+}
+
+// mapIDs returns the ids of d's copies, in order, and puts them in byID
+// with the handles their bodies will have (the space's next ones, in
+// order), up to the first id that an entity with a body added before
+// has: that one keeps its handle, and the count of ids mapped is
+// returned. The entity that has it reports it when added, as when the map
+// had the ids added one by one.
+func (s *Simulator) mapIDs(d *config.Distribute) (ids []string, mapped int) {
+	base := len(s.sp.Bodies)
+	gen := d.IDs()
+	ids = hugepage.Make[string](d.Quantity, d.Quantity)
+	mapped = len(ids)
+	for k := range ids {
+		ids[k] = gen.Next()
+		if k >= mapped {
+			continue
+		}
+		// a map that did not grow held the id (one look-up, not two)
+		n := len(s.byID)
+		s.byID[ids[k]] = base + k
+		if len(s.byID) == n {
+			for h := base - 1; h >= 0; h-- {
+				if s.sp.Bodies[h].ID == ids[k] {
+					s.byID[ids[k]] = h
+					break
+				}
+			}
+			mapped = k
+		}
+	}
+	return ids, mapped
 }
 
 // pageOf returns how many items of size bytes lie within 4 KiB, at least
@@ -694,7 +784,7 @@ func (s *Simulator) prefault(n int) (wait func()) {
 // pages.
 func pageOf(size uintptr) int { return max(1, int(4096/size)) }
 
-// takePrefaulted makes the slab of prefault the one newRobot takes from,
+// takePrefaulted makes the slab of prepareAhead the one newRobot takes from,
 // once its writes are done (the caller waited).
 func (s *Simulator) takePrefaulted() {
 	if s.slab.prefaulted != nil {

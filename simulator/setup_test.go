@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -169,6 +171,96 @@ func TestLargeArenaSetUpSameResults(t *testing.T) {
 			if a.ID != b.ID || a.Pos != b.Pos || a.Z != b.Z || math.Float64bits(a.Yaw) != math.Float64bits(b.Yaw) {
 				t.Fatalf("%s: body %d is %s at %v (yaw %v), %s at %v (yaw %v) with the large set-up", f, i, a.ID, a.Pos, a.Yaw, b.ID, b.Pos, b.Yaw)
 			}
+		}
+	}
+}
+
+// idsArena is an arena of e-pucks for the id tests: before the
+// <distribute>s of ids "ep" (5 and 20 copies, the second numbered from
+// 5), the elements in before.
+func idsArena(t *testing.T, before string) *config.Experiment {
+	t.Helper()
+	exp, err := config.Parse("test.argos", []byte(`<?xml version="1.0"?>
+<argos-configuration>
+  <framework><system threads="2"/><experiment length="1" ticks_per_second="10" random_seed="7"/></framework>
+  <controllers>
+    <epuck_diffusion_controller id="edc">
+      <actuators><differential_steering implementation="default"/></actuators>
+      <sensors><epuck_proximity implementation="default"/></sensors>
+      <params/>
+    </epuck_diffusion_controller>
+  </controllers>
+  <arena size="6,6,1" center="0,0,0.5">
+    `+before+`
+    <distribute>
+      <position method="uniform" min="-2.9,-2.9,0" max="2.9,2.9,0"/>
+      <orientation method="uniform" min="0,0,0" max="360,0,0"/>
+      <entity quantity="5" max_trials="100"><e-puck id="ep"><controller config="edc"/></e-puck></entity>
+    </distribute>
+    <distribute>
+      <position method="uniform" min="-2.9,-2.9,0" max="2.9,2.9,0"/>
+      <orientation method="uniform" min="0,0,0" max="360,0,0"/>
+      <entity quantity="20" max_trials="100" base_num="5"><e-puck id="ep"><controller config="edc"/></e-puck></entity>
+    </distribute>
+  </arena>
+  <media><led id="leds"/></media>
+  <physics_engines><kinematics2d id="k"/></physics_engines>
+</argos-configuration>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exp
+}
+
+// A large <distribute> of robots puts its ids in the id map on another
+// goroutine while it draws (prepareAhead): the map ends the same as when
+// the entities are added one by one, every id naming its own body.
+func TestLargeArenaIDMap(t *testing.T) {
+	maps := make([]map[string]int, 2)
+	for i, large := range []int{0, 5} {
+		s, err := New(idsArena(t, `<box id="wall" size="0.1,4,0.5" movable="false"><body position="0,0,0" orientation="0,0,0"/></box>`),
+			Options{largeArena: large})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		maps[i] = s.byID
+		if len(s.byID) != len(s.sp.Bodies) || len(s.byID) != 26 {
+			t.Errorf("large=%d: %d ids for %d bodies, want 26", large, len(s.byID), len(s.sp.Bodies))
+		}
+		for id, h := range s.byID {
+			if s.sp.Bodies[h].ID != id {
+				t.Errorf("large=%d: id %q maps to body %d, %q", large, id, h, s.sp.Bodies[h].ID)
+			}
+		}
+	}
+	if !reflect.DeepEqual(maps[0], maps[1]) {
+		t.Errorf("id maps differ: %v, %v with the large set-up", maps[0], maps[1])
+	}
+}
+
+// A large <distribute>'s id that an entity before it has is reported as
+// when the ids are added one by one: at the same copy, naming the same
+// element, whether that entity has a body (a box, a robot of an earlier
+// <distribute>) or not (a light).
+func TestLargeArenaIDsUsedTwice(t *testing.T) {
+	for name, before := range map[string]string{
+		"box":        `<box id="ep3" size="0.1,0.1,0.1" movable="false"><body position="1.5,1.5,0" orientation="0,0,0"/></box>`,
+		"robot":      `<e-puck id="ep17"><body position="1.5,1.5,0" orientation="0,0,0"/><controller config="edc"/></e-puck>`,
+		"light":      `<light id="ep2" position="0,1,0.5" orientation="0,0,0" color="yellow" intensity="1" medium="leds"/>`,
+		"distribute": `<distribute><position method="uniform" min="-2.9,-2.9,0" max="2.9,2.9,0"/><orientation method="constant" values="0,0,0"/><entity quantity="8" max_trials="100" base_num="12"><e-puck id="ep"><controller config="edc"/></e-puck></entity></distribute>`,
+	} {
+		var errs [2]string
+		for i, large := range []int{0, 5} {
+			s, err := New(idsArena(t, before), Options{largeArena: large})
+			if err == nil {
+				s.Close()
+				t.Fatalf("%s, large=%d: no error", name, large)
+			}
+			errs[i] = err.Error()
+		}
+		if errs[0] != errs[1] || !strings.Contains(errs[0], "used twice") {
+			t.Errorf("%s: %q, %q with the large set-up", name, errs[0], errs[1])
 		}
 	}
 }

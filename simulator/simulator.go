@@ -71,7 +71,7 @@ type Simulator struct {
 	slab struct {
 		robots []robot
 		// prefaulted is a <distribute>'s slab of robots while its
-		// pages are written (prefault)
+		// pages are written (prepareAhead)
 		prefaulted []robot
 		sens       slabOf[devices.Sensor]
 		acts       slabOf[devices.Actuator]
