@@ -219,13 +219,55 @@ func (p Params) parseBool(attr, v string) (bool, error) {
 // paramUse records what a controller asked of one element of its params.
 // Copies of a Params share it, so reads through any copy count; it is
 // safe for concurrent use (robots of one controller share it).
+//
+// The sets of names are copied on write: a name asked for again, as every
+// robot of a controller entry asks for the same ones, is found in the
+// published set without the lock and without writing to memory the other
+// threads read, so that a million robots' Init run on several threads
+// (ConcurrentInit) do not contend here.
 type paramUse struct {
 	done  atomic.Bool // CheckUnread ran: nothing more is recorded
 	hit   atomic.Bool // the controller reached this element
-	mu    sync.Mutex
-	attrs map[string]bool // attribute names asked for, present or not
-	tags  map[string]bool // child tags asked for
-	free  bool            // FreeForm: anything goes
+	mu    sync.Mutex  // held to replace attrs or tags, and for free
+	attrs nameSet     // attribute names asked for, present or not
+	tags  nameSet     // child tags asked for
+	free  bool        // FreeForm: anything goes
+}
+
+// nameSet is a set of names that is replaced, never changed, once
+// published.
+type nameSet struct {
+	p atomic.Pointer[map[string]bool]
+}
+
+// get returns the set (nil when empty), not to be changed.
+func (n *nameSet) get() map[string]bool {
+	if m := n.p.Load(); m != nil {
+		return *m
+	}
+	return nil
+}
+
+// add puts name in the set of u, unless it is there.
+func (u *paramUse) add(set *nameSet, name string) {
+	if !u.hit.Load() {
+		u.hit.Store(true)
+	}
+	if set.get()[name] {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	old := set.get()
+	if old[name] {
+		return
+	}
+	m := make(map[string]bool, len(old)+1)
+	for k := range old {
+		m[k] = true
+	}
+	m[name] = true
+	set.p.Store(&m)
 }
 
 // Track returns a copy of p (and of its nested elements) that records
@@ -235,7 +277,7 @@ type paramUse struct {
 // shares the copy, so that a parameter read by any of them counts.
 func (p Params) Track() Params {
 	q := p
-	q.use = &paramUse{attrs: map[string]bool{}, tags: map[string]bool{}}
+	q.use = &paramUse{}
 	q.use.hit.Store(true)
 	if len(p.Children) > 0 {
 		q.Children = make([]Params, len(p.Children))
@@ -295,24 +337,18 @@ func (p Params) stop() {
 
 func (p Params) asked(attr string) {
 	if u := p.use; u != nil && !u.done.Load() {
-		u.hit.Store(true)
-		u.mu.Lock()
-		u.attrs[attr] = true
-		u.mu.Unlock()
+		u.add(&u.attrs, attr)
 	}
 }
 
 func (p Params) askedChild(tag string) {
 	if u := p.use; u != nil && !u.done.Load() {
-		u.hit.Store(true)
-		u.mu.Lock()
-		u.tags[tag] = true
-		u.mu.Unlock()
+		u.add(&u.tags, tag)
 	}
 }
 
 func (p Params) reached() {
-	if u := p.use; u != nil && !u.done.Load() {
+	if u := p.use; u != nil && !u.done.Load() && !u.hit.Load() {
 		u.hit.Store(true)
 	}
 }
@@ -324,13 +360,13 @@ func (p Params) unread() error {
 	}
 	var unknown []string
 	for name := range p.Attrs {
-		if !u.attrs[name] {
+		if !u.attrs.get()[name] {
 			unknown = append(unknown, name)
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		known := sortedKeys(u.attrs)
+		known := sortedKeys(u.attrs.get())
 		what := "unknown attribute "
 		if len(unknown) > 1 {
 			what = "unknown attributes "
@@ -371,7 +407,7 @@ func (p Params) unread() error {
 			return fmt.Errorf("ci: %s: another <%s> in <%s> (the first is at %s), and the controller reads only the first: merge them or remove this one",
 				c.where(), quote(c.name()), p.name(), f.Where)
 		}
-		tags := sortedKeys(u.tags)
+		tags := sortedKeys(u.tags.get())
 		if len(tags) == 0 {
 			return fmt.Errorf("ci: %s: unknown element inside <%s>; the controller reads no element there: remove it", c.where(), p.name())
 		}

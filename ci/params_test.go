@@ -395,6 +395,34 @@ func TestTrackConcurrentReads(t *testing.T) {
 	p.FloatOr("alpha", 0) // after the check: nothing recorded, no race
 }
 
+// A name asked for before is found in the published set without the lock
+// (the robots of a controller entry, set up on several threads, ask for
+// the same ones); a new name is still recorded, under the lock, and the
+// element still counts as reached.
+func TestTrackedNameAskedAgainTakesNoLock(t *testing.T) {
+	p := sample().Track()
+	c := p.ChildOr("wheel_turnin")
+	p.FloatOr("alpha", 0)
+	c.Has("max_speed")
+	u := p.use
+	u.mu.Lock()
+	c.use.mu.Lock()
+	p.FloatOr("alpha", 0) // would deadlock if it took the lock
+	p.ChildOr("wheel_turnin").Has("max_speed")
+	c.use.mu.Unlock()
+	u.mu.Unlock()
+	p.Has("delta")
+	if got := sortedKeys(u.attrs.get()); strings.Join(got, ",") != "alpha,delta" {
+		t.Errorf("attributes asked for: %v, want alpha, delta", got)
+	}
+	if got := sortedKeys(u.tags.get()); strings.Join(got, ",") != "wheel_turnin" {
+		t.Errorf("elements asked for: %v, want wheel_turnin", got)
+	}
+	if !c.use.hit.Load() {
+		t.Error("the child read is not marked reached")
+	}
+}
+
 func TestCheckUnreadQuotesShortly(t *testing.T) {
 	long := strings.Repeat("v", 10000)
 	p := Params{Where: "f.argos:2", Name: "params", Attrs: map[string]string{long: "1", "x": strings.Repeat("y", 1<<20)}}.Track()
