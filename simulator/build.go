@@ -12,6 +12,7 @@ import (
 	mrand "math/rand/v2"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"unsafe"
 
 	"github.com/argosgo/argos/ci"
@@ -872,11 +873,18 @@ func (s *Simulator) buildControllers(ctx context.Context) error {
 	tracked := map[string]ci.Params{}
 	plans := map[planKey]*devicePlan{}
 	built, devErr := len(s.robots), error(nil)
+	var last *devicePlan // the plan of the robot before, which the next one most often shares
 	for k, r := range s.robots {
 		if k%1024 == 0 {
 			if err := interrupted(ctx); err != nil {
 				return err
 			}
+		}
+		if last == nil || last.key != (planKey{r.entry, r.Model}) {
+			last = plans[planKey{r.entry, r.Model}]
+		}
+		if last != nil && last.cloneAll {
+			continue // every device a clone: made by cloneDevices
 		}
 		if err := s.buildDevices(r, plans); err != nil {
 			built, devErr = k, err
@@ -892,6 +900,7 @@ func (s *Simulator) buildControllers(ctx context.Context) error {
 	// that are ci.ConcurrentInit, one after the other in robot order for
 	// the others.
 	concurrent := false
+	last = nil
 	for k, r := range s.robots[:built] {
 		if k%1024 == 0 {
 			if err := interrupted(ctx); err != nil {
@@ -899,10 +908,13 @@ func (s *Simulator) buildControllers(ctx context.Context) error {
 			}
 		}
 		c := r.entry
-		if _, ok := tracked[c.ID]; !ok {
-			tracked[c.ID] = c.Params.Track()
+		if last == nil || last.key != (planKey{c, r.Model}) {
+			last = plans[planKey{c, r.Model}]
+			if _, ok := tracked[c.ID]; !ok {
+				tracked[c.ID] = c.Params.Track()
+			}
 		}
-		r.ctrl = s.hostedController(r, c, plans[planKey{c, r.Model}].factory) // media_remote.go
+		r.ctrl = s.hostedController(r, c, last.factory) // media_remote.go
 		_, ok := r.ctrl.(ci.ConcurrentInit)
 		concurrent = concurrent || ok
 	}
@@ -954,9 +966,15 @@ type planKey struct {
 // devices.Cloner (acts[i], sens[i]; nil: made by the factory for every
 // robot, in the first pass).
 type devicePlan struct {
+	key        planKey
 	acts, sens []devices.Cloner
 	clones     bool // some device is cloned
-	factory    func() ci.Controller
+	// cloneAll: every device is cloned (and there is one); the robots
+	// after first get their device lists with their clones, on the
+	// run's threads, not in the first pass
+	cloneAll bool
+	first    *robot
+	factory  func() ci.Controller
 }
 
 // initConcurrent calls the Init of the robots' controllers that are
@@ -1036,7 +1054,7 @@ func (s *Simulator) buildDevices(r *robot, plans map[planKey]*devicePlan) (err e
 		if err != nil {
 			return c.Node.Errorf("simulator: %v", err)
 		}
-		plan = &devicePlan{acts: make([]devices.Cloner, len(c.Actuators)), sens: make([]devices.Cloner, len(c.Sensors)), factory: factory}
+		plan = &devicePlan{key: key, acts: make([]devices.Cloner, len(c.Actuators)), sens: make([]devices.Cloner, len(c.Sensors)), factory: factory, first: r}
 	}
 	// newDevice makes device i of a kind, unless it is cloned (nil)
 	newDevice := func(reg *ci.Registry[devices.Factory], d config.Device, proto []devices.Cloner, i int) (any, error) {
@@ -1085,6 +1103,7 @@ func (s *Simulator) buildDevices(r *robot, plans map[planKey]*devicePlan) (err e
 		sens[i] = sen
 	}
 	if !seen {
+		plan.cloneAll = len(plan.acts)+len(plan.sens) > 0 && !slices.Contains(plan.acts, nil) && !slices.Contains(plan.sens, nil)
 		plans[key] = plan
 	}
 	r.markIdle() // media_channel.go
@@ -1093,7 +1112,9 @@ func (s *Simulator) buildDevices(r *robot, plans map[planKey]*devicePlan) (err e
 
 // cloneDevices gives the robots the clones of their plans' devices, on the
 // run's threads: every robot's devices are written into its own lists,
-// the prototypes only read.
+// the prototypes only read. The robots of a plan that clones every device
+// (but its first) get their lists here too, those of one job from one
+// slab of the job's own.
 func (s *Simulator) cloneDevices(robots []*robot, plans map[planKey]*devicePlan) error {
 	cloning := false
 	for _, p := range plans {
@@ -1105,8 +1126,31 @@ func (s *Simulator) cloneDevices(robots []*robot, plans map[planKey]*devicePlan)
 	const chunk = 1024
 	bad := make([]error, (len(robots)+chunk-1)/chunk) // the first of a chunk
 	s.pool.Run(len(bad), func(j int) {
-		for _, r := range robots[j*chunk : min((j+1)*chunk, len(robots))] {
-			if err := cloneFor(r, plans[planKey{r.entry, r.Model}]); err != nil {
+		job := robots[j*chunk : min((j+1)*chunk, len(robots))]
+		// listless: the robot's device lists are to be made here
+		var last *devicePlan
+		planOf := func(r *robot) *devicePlan {
+			if last == nil || last.key != (planKey{r.entry, r.Model}) {
+				last = plans[planKey{r.entry, r.Model}]
+			}
+			return last
+		}
+		listless := func(r *robot, p *devicePlan) bool { return p.cloneAll && r != p.first }
+		var sens slabOf[devices.Sensor]
+		var acts slabOf[devices.Actuator]
+		ns, na := 0, 0
+		for _, r := range job {
+			if p := planOf(r); listless(r, p) {
+				ns, na = ns+len(p.sens), na+len(p.acts)
+			}
+		}
+		sens.free, acts.free = make([]devices.Sensor, ns), make([]devices.Actuator, na)
+		for _, r := range job {
+			p := planOf(r)
+			if listless(r, p) {
+				r.setDevices(sens.take(len(p.sens)), acts.take(len(p.acts)))
+			}
+			if err := cloneFor(r, p); err != nil {
 				bad[j] = err
 				return
 			}

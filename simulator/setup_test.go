@@ -17,7 +17,8 @@ import (
 
 // The devices cloned on the run's threads are each robot's own: a
 // proximity ring with readings of its own, and wheels that move the
-// robot's body and no other.
+// robot's body and no other; so are the device lists, which the robots
+// after the first get with the clones (every device of the plan clones).
 func TestClonedDevicesAreTheRobotsOwn(t *testing.T) {
 	exp, err := config.Parse("test.argos", []byte(fmt.Sprintf(`<?xml version="1.0"?>
 <argos-configuration>
@@ -47,10 +48,15 @@ func TestClonedDevicesAreTheRobotsOwn(t *testing.T) {
 	}
 	defer s.Close()
 	readings := map[*ci.ProximityReading]bool{}
+	lists := map[any]bool{}
 	for i, r := range s.robots {
 		if len(r.sensors()) != 1 || len(r.actuators()) != 1 || r.ctrl == nil {
 			t.Fatalf("robot %d: %d sensors, %d actuators, controller %v", i, len(r.sensors()), len(r.actuators()), r.ctrl)
 		}
+		if lists[&r.sensors()[0]] || lists[&r.actuators()[0]] {
+			t.Fatalf("robot %d shares a device list with another robot", i)
+		}
+		lists[&r.sensors()[0]], lists[&r.actuators()[0]] = true, true
 		p, ok := r.sensors()[0].(ci.Proximity)
 		if !ok || len(p.Readings()) != 8 {
 			t.Fatalf("robot %d: sensor %T is not an 8-ray proximity ring", i, r.sensors()[0])
