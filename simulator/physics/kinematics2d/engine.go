@@ -92,7 +92,7 @@ type Engine struct {
 }
 
 // object is an owned body's state in the engine's plane: what every
-// sub-step reads and writes, in 160 bytes. The pose it was added with,
+// sub-step reads and writes, in 144 bytes. The pose it was added with,
 // which only Reset reads, is kept apart (start).
 type object struct {
 	body   int32
@@ -110,23 +110,31 @@ type object struct {
 	cos, sin float64    // of a
 	cand     ci.Vector2 // proposed pose of this sub-step
 	candA    float64
-	cc, cs   float64    // cosine and sine of candA
-	tv, tw   float64    // the target velocities of its last proposal
-	half     ci.Vector2 // Box
+	cc, cs   float64 // cosine and sine of candA
+	tv, tw   float64 // the target velocities of its last proposal
 	vel      ci.Vector2
 	angVel   float64
-	prevP    ci.Vector2
 }
 
-// footprint returns the object's footprint at p, turned by (cos, sin).
-func (o *object) footprint(p ci.Vector2, cos, sin float64) space.Footprint {
-	return space.Footprint{Shape: o.shape, Radius: o.radius, Half: o.half, Pos: p, Cos: cos, Sin: sin}
+// footprint returns object o's footprint at p, turned by (cos, sin). A
+// box's half sizes are its body's (they do not change), out of the
+// objects, which are mostly discs.
+func (e *Engine) footprint(o *object, p ci.Vector2, cos, sin float64) space.Footprint {
+	f := space.Footprint{Shape: o.shape, Radius: o.radius, Pos: p, Cos: cos, Sin: sin}
+	if o.shape != space.Disc {
+		f.Half = e.sp.Bodies[o.body].Half
+	}
+	return f
 }
 
-// startPose is the pose an object was added with, for Reset.
+// startPose is the pose an object was added with, for Reset; and, with
+// several sub-steps per tick, its position at the start of the tick, for
+// its velocity (with one, the start of the sub-step is the object's
+// position until accept).
 type startPose struct {
-	p ci.Vector2
-	a float64
+	p     ci.Vector2
+	a     float64
+	prevP ci.Vector2
 }
 
 // New builds an engine from its <kinematics2d> element.
@@ -236,7 +244,7 @@ func (e *Engine) Add(i int) error {
 		return fmt.Errorf("kinematics2d: engine %q already owns body %q", e.id, b.ID)
 	}
 	p := e.toPlane(b)
-	o := object{body: int32(i), blocker: -1, shape: b.Shape, radius: b.Radius, half: b.Half, p: p, a: b.Yaw, cos: b.Cos, sin: b.Sin,
+	o := object{body: int32(i), blocker: -1, shape: b.Shape, radius: b.Radius, p: p, a: b.Yaw, cos: b.Cos, sin: b.Sin,
 		vel: b.Vel, angVel: b.AngVel}
 	sn, cs := math.Sincos(b.Yaw)
 	o.exact = sameBits(sn, b.Sin) && sameBits(cs, b.Cos)
@@ -248,7 +256,7 @@ func (e *Engine) Add(i int) error {
 	e.run = e.run && i == int(e.base)+len(e.objs)
 	e.slot[i] = int32(len(e.objs))
 	e.objs = append(e.objs, o)
-	e.start = append(e.start, startPose{p: p, a: b.Yaw})
+	e.start = append(e.start, startPose{p: p, a: b.Yaw, prevP: p})
 	e.bodies = append(e.bodies, i)
 	return nil
 }
@@ -372,12 +380,14 @@ func (e *Engine) makeJobs() {
 		m := 0.0
 		objs := e.span(c)
 		still := e.still[c*e.chunk:]
-		for k := range objs {
-			o := &objs[k]
-			if e.first {
-				o.prevP = o.p
+		if e.first && e.iterations > 1 {
+			start := e.start[c*e.chunk:]
+			for k := range objs {
+				start[k].prevP = objs[k].p
 			}
-			m = max(m, e.propose(o, &still[k], e.sub))
+		}
+		for k := range objs {
+			m = max(m, e.propose(&objs[k], &still[k], e.sub))
 		}
 		e.reachOf[c] = m
 	}
@@ -431,7 +441,7 @@ func (e *Engine) makeJobs() {
 	e.jobs.accept = func(c int) {
 		objs := e.span(c)
 		for k := range objs {
-			e.accept(&objs[k])
+			e.accept(&objs[k], c*e.chunk+k)
 		}
 	}
 	e.jobs.planePos = func(k int) ci.Vector2 { return e.objs[k].p }
@@ -452,7 +462,7 @@ func (e *Engine) makeJobs() {
 				continue
 			}
 			if accepting {
-				e.accept(o)
+				e.accept(o, c*e.chunk+k)
 			}
 			b := &e.sp.Bodies[o.body]
 			e.fromPlane(b, o.p)
@@ -463,16 +473,21 @@ func (e *Engine) makeJobs() {
 	}
 }
 
-// accept makes o's proposal its pose.
-func (e *Engine) accept(o *object) {
+// accept makes o's proposal its pose (o is object k).
+func (e *Engine) accept(o *object, k int) {
+	if e.last {
+		// the move of the tick over the tick's length
+		prev := o.p
+		if e.iterations > 1 {
+			prev = e.start[k].prevP
+		}
+		o.vel = o.cand.Sub(prev).Scale(1 / e.dt)
+		// (propose set angVel, reading the body once a sub-step)
+	}
 	o.p, o.a, o.cos, o.sin = o.cand, o.candA, o.cc, o.cs
 	// an accepted move's cosine and sine came from Sincos of its heading
 	// (or were exact before a straight move)
 	o.exact = o.exact || o.moving
-	if e.last {
-		o.vel = o.p.Sub(o.prevP).Scale(1 / e.dt)
-		// (propose set angVel, reading the body once a sub-step)
-	}
 }
 
 // nearBuf is how many neighbours near finds without allocating.
@@ -606,11 +621,11 @@ func (e *Engine) conflicts(k int, pad float64, first bool) (blocker int32, touch
 				continue
 			}
 			if !made {
-				cand, old, made = o.footprint(o.cand, o.cc, o.cs), o.footprint(o.p, o.cos, o.sin), true
+				cand, old, made = e.footprint(o, o.cand, o.cc, o.cs), e.footprint(o, o.p, o.cos, o.sin), true
 			}
-			other := q.footprint(q.cand, q.cc, q.cs)
+			other := e.footprint(q, q.cand, q.cc, q.cs)
 			if g := space.FootprintGap(&cand, &other); g < 0 {
-				before := q.footprint(q.p, q.cos, q.sin)
+				before := e.footprint(q, q.p, q.cos, q.sin)
 				if g < space.FootprintGap(&old, &before) {
 					return j, false
 				}
@@ -627,7 +642,7 @@ func (e *Engine) conflicts(k int, pad float64, first bool) (blocker int32, touch
 			continue
 		}
 		if !made {
-			cand, old, made = o.footprint(o.cand, o.cc, o.cs), o.footprint(o.p, o.cos, o.sin), true
+			cand, old, made = e.footprint(o, o.cand, o.cc, o.cs), e.footprint(o, o.p, o.cos, o.sin), true
 		}
 		s := b.Footprint()
 		if g := space.FootprintGap(&cand, &s); g < 0 && g < space.FootprintGap(&old, &s) {
