@@ -175,3 +175,64 @@ func BenchmarkStoredOrder(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReindexDrift rebuilds the index of n e-pucks at the
+// scalability benchmark's density (10,000 in 40 m), stored in space order
+// as set-up lays them out, after every robot moved 5 mm (a tick's drive
+// at 5 cm/s; back and forth, so that the scene stays the same): what the
+// simulator's ticks do, where few robots change cell from one rebuild to
+// the next. Reports the rebuild's CPU time per robot.
+func BenchmarkReindexDrift(b *testing.B) {
+	for _, n := range []int{100000, 1000000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			side := 40 * math.Sqrt(float64(n)/10000)
+			placed := space.New(ci.Vector3{Z: 0.5}, ci.Vector3{X: side + 1, Y: side + 1, Z: 1})
+			p := space.NewPlacement(placed)
+			p.Grow(n)
+			placed.Grow(n)
+			r := rand.New(rand.NewPCG(13, 14))
+			for range n {
+				for {
+					body := robot((r.Float64()-0.5)*side, (r.Float64()-0.5)*side, epuckR, epuckH)
+					body.SetYaw(r.Float64() * 2 * math.Pi)
+					if p.Fits(&body) {
+						p.Insert(placed.Add(body))
+						break
+					}
+				}
+			}
+			s := space.New(placed.Center, placed.Size)
+			s.Grow(n)
+			for _, k := range s.LayoutOrder(n, func(k int) ci.Vector2 { return placed.Bodies[k].Pos }) {
+				s.Add(placed.Bodies[k])
+			}
+			placed = nil
+			s.Reindex()
+			step := 0.005
+			// the least CPU time of a rebuild, on this thread (as
+			// BenchmarkStoredOrder)
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			least := time.Duration(math.MaxInt64)
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				for i := range s.Bodies {
+					body := &s.Bodies[i]
+					body.Pos = body.Pos.Add(ci.Vector2{X: body.Cos * step, Y: body.Sin * step})
+				}
+				step = -step
+				b.StartTimer()
+				t0, ok := threadcpu.Now()
+				s.Reindex()
+				if t1, _ := threadcpu.Now(); ok {
+					least = min(least, t1-t0)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/robot")
+			if least < math.MaxInt64 {
+				b.ReportMetric(float64(least.Nanoseconds())/float64(n), "min-cpu-ns/robot")
+			}
+		})
+	}
+}

@@ -159,18 +159,22 @@ func TestIndexFollowsTheBodies(t *testing.T) {
 	}
 }
 
-// floorInt must be int(math.Floor) for every number, the negative ones,
-// the halves, the integers and the ends of the range included.
-func TestFloorIntIsFloor(t *testing.T) {
+// clampCell must be the floor clamped to the lattice for every number,
+// the negative ones, the halves, the integers, the ends of the range, the
+// infinities and NaN included.
+func TestClampCellIsTheClampedFloor(t *testing.T) {
 	vals := []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1, -1, 1.999999, -1.000001, 2.5, -2.5,
 		math.Nextafter(1, 0), math.Nextafter(-1, 0), math.Nextafter(3, 4), 1 << 52, -(1 << 52), 1e18, -1e18,
+		1 << 63, -(1 << 63), math.Nextafter(1<<63, 0), math.Nextafter(-(1 << 63), 0),
 		math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 1e300, -1e300, math.Inf(1), math.Inf(-1), math.NaN()}
 	for k := range 2000 {
 		vals = append(vals, float64(k)/7-140)
 	}
-	for _, f := range vals {
-		if got, want := floorInt(f), int(math.Floor(f)); got != want {
-			t.Errorf("floorInt(%v) = %d, want %d", f, got, want)
+	for _, n := range []int{1, 2, 3, 100, maxLattice} {
+		for _, f := range vals {
+			if got, want := clampCell(f, n), min(max(int(math.Floor(f)), 0), n-1); got != want {
+				t.Errorf("clampCell(%v, %d) = %d, want %d", f, n, got, want)
+			}
 		}
 	}
 }

@@ -36,42 +36,59 @@ type clearance struct {
 func (s *Space) clearanceJob(c int) {
 	g := &s.mobile
 	nb := s.scan[c][:0]
-	gaps := s.mobile.pk // scratch once the keys are indexed (Cells.Index)
-	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(s.mitem)); k++ {
-		m := &s.mitem[k]
+	gaps := g.pk // scratch once the keys are indexed (Cells.Index)
+	items, scanEnd := s.mitem, s.scanEnd
+	// what Span and the row lookups read of the index, in locals: the
+	// scan's stores (nb, gaps) would otherwise make the compiler read
+	// them again for every item and row
+	lo, inv, nx, ny := g.lo, g.inv, g.nx, g.ny
+	wx0, wy0, wx1, wy1 := g.wx0, g.wy0, g.wx0+g.wnx-1, g.wy0+g.wny-1
+	sparse, start, wnx, off := g.sparse, g.start, g.wnx, g.off
+	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(items)); k++ {
+		m := &items[k]
+		mp, mr := m.pos, m.r
 		// Only the cells within maxClearance of the disc are scanned:
-		// beyond them every body is farther, so the bound holds.
+		// beyond them every body is farther, so the bound holds. They are
+		// g.Span(mp-pad, mp+pad), computed here as Span does, operation
+		// for operation.
 		gap := maxClearance
-		pad := ci.Vector2{X: maxClearance + m.r + s.maxMobileR, Y: maxClearance + m.r + s.maxMobileR}
-		x0, y0, x1, y1 := g.Span(m.pos.Sub(pad), m.pos.Add(pad))
+		pad := maxClearance + mr + s.maxMobileR
+		x0 := max(clampCell((mp.X-pad-lo.X)*inv, nx), wx0)
+		y0 := max(clampCell((mp.Y-pad-lo.Y)*inv, ny), wy0)
+		x1 := min(clampCell((mp.X+pad-lo.X)*inv, nx), wx1)
+		y1 := min(clampCell((mp.Y+pad-lo.Y)*inv, ny), wy1)
+		if x0 > x1 {
+			y1 = y0 - 1 // no cell (Span's empty answer)
+		}
 		for y := y0; y <= y1; y++ {
 			var q0, q1 int
-			if g.sparse {
+			if sparse {
 				q0, q1 = g.rowSparse(y, x0, x1)
 			} else {
-				q0, q1 = g.rowDense(y, x0, x1)
+				r := y*wnx - off
+				q0, q1 = int(start[r+x0]), int(start[r+x1+1])
 			}
-			for q := q0; q < q1; q++ {
-				if q == k {
+			for i := range items[q0:q1] {
+				o := &items[q0+i]
+				if q0+i == k {
 					continue
 				}
-				o := &s.mitem[q]
-				d := o.pos.Sub(m.pos)
+				d := o.pos.Sub(mp)
 				d2 := d.X*d.X + d.Y*d.Y
 				// a pair whose gap is surely beyond maxClearance changes
 				// neither the bound nor the list: no square root for it
-				if lim := maxClearance + m.r + o.r; d2 > lim*lim*(1+1e-9) {
+				if lim := maxClearance + mr + o.r; d2 > lim*lim*(1+1e-9) {
 					continue
 				}
-				gq := math.Sqrt(d2) - m.r - o.r
+				gq := math.Sqrt(d2) - mr - o.r
 				gap = min(gap, gq)
 				if gq <= maxClearance {
-					nb = append(nb, int32(q))
+					nb = append(nb, int32(q0+i))
 				}
 			}
 		}
 		gaps[k] = math.Float64bits(gap)
-		s.scanEnd[k] = int32(len(nb))
+		scanEnd[k] = int32(len(nb))
 	}
 	s.scan[c] = nb
 }

@@ -34,9 +34,7 @@ type footGrid struct {
 const maxFootCells = 1 << 22
 
 func (g *footGrid) cellXY(p ci.Vector2) (int, int) {
-	x := floorInt((p.X - g.lo.X) * g.inv)
-	y := floorInt((p.Y - g.lo.Y) * g.inv)
-	return min(max(x, 0), g.nx-1), min(max(y, 0), g.ny-1)
+	return clampCell((p.X-g.lo.X)*g.inv, g.nx), clampCell((p.Y-g.lo.Y)*g.inv, g.ny)
 }
 
 // build indexes the selected bodies over the lattice [lo, hi] of cells of
