@@ -1,6 +1,7 @@
 package space
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -41,6 +42,17 @@ type Cells struct {
 	tk       []uint64 // scratch for the radix sort
 	ti       []int32
 	force    int8 // tests: 1 forces the dense form, 2 the sparse one
+	// IndexWith's halves: the window of each half of the points; the
+	// window cell where the second half of the cells begins, and the
+	// lattice row where the last build's points were halved (0 before
+	// the first: the second job then does all the work once)
+	half   [2][4]uint32
+	mid    int
+	midRow int
+	halfJ  struct {
+		bounds, dense func(h int)
+		of            *Cells // the Cells they work on (a copy makes its own)
+	}
 }
 
 // maxLattice bounds the lattice's size along each axis, so that cell
@@ -88,7 +100,15 @@ func (g *Cells) Key(p ci.Vector2) uint64 {
 }
 
 // Index indexes the points whose keys fill Keys.
-func (g *Cells) Index() { g.index(len(g.pk)) }
+func (g *Cells) Index() { g.index(nil, len(g.pk)) }
+
+// IndexWith is Index with its passes over the points run by run, in two
+// halves, when there are many points: it builds the same index.
+func (g *Cells) IndexWith(run Runner) { g.index(run, len(g.pk)) }
+
+// parallelIndex is how many points IndexWith needs before it splits its
+// passes: below it, waking another thread costs more than it saves.
+const parallelIndex = 1 << 15
 
 func (g *Cells) setLattice(lo, hi ci.Vector2, cell float64) {
 	w, h := math.Max(hi.X-lo.X, 0), math.Max(hi.Y-lo.Y, 0)
@@ -101,8 +121,9 @@ func (g *Cells) setLattice(lo, hi ci.Vector2, cell float64) {
 	g.ny = max(1, int(math.Ceil(h/cell)))
 }
 
-// index sorts the points by their keys (pk) into items.
-func (g *Cells) index(n int) {
+// index sorts the points by their keys (pk) into items, its passes run
+// by run in two halves when it is not nil and there are many points.
+func (g *Cells) index(run Runner, n int) {
 	g.items = resize(g.items, n)
 	g.slot = resize(g.slot, n)
 	g.wnx, g.wny = 0, 0
@@ -111,19 +132,124 @@ func (g *Cells) index(n int) {
 	if n == 0 {
 		return
 	}
-	x0, y0, x1, y1 := uint32(math.MaxUint32), uint32(math.MaxUint32), uint32(0), uint32(0)
-	for _, key := range g.pk {
-		x, y := uint32(key), uint32(key>>32)
-		x0, x1 = min(x0, x), max(x1, x)
-		y0, y1 = min(y0, y), max(y1, y)
+	halves := run != nil && n >= parallelIndex
+	if halves && g.halfJ.of != g {
+		g.halfJobs()
 	}
+	var b [4]uint32
+	if halves {
+		run.Run(2, g.halfJ.bounds)
+		b = g.half[0]
+		b[0], b[1] = min(b[0], g.half[1][0]), min(b[1], g.half[1][1])
+		b[2], b[3] = max(b[2], g.half[1][2]), max(b[3], g.half[1][3])
+	} else {
+		b = keyBounds(g.pk)
+	}
+	x0, y0, x1, y1 := b[0], b[1], b[2], b[3]
 	g.wx0, g.wy0 = int(x0), int(y0)
 	g.wnx, g.wny = int(x1-x0)+1, int(y1-y0)+1
 	g.off = g.wy0*g.wnx + g.wx0
 	if g.force == 1 || g.force == 0 && g.wnx <= denseCells(n)/g.wny {
-		g.indexDense(n)
+		if halves {
+			g.indexDenseHalves(run, n)
+		} else {
+			g.indexDense(n)
+		}
 	} else {
 		g.indexSparse(n)
+	}
+}
+
+// keyBounds returns the smallest column and row of the keys, then the
+// largest.
+func keyBounds(keys []uint64) [4]uint32 {
+	x0, y0, x1, y1 := uint32(math.MaxUint32), uint32(math.MaxUint32), uint32(0), uint32(0)
+	for _, key := range keys {
+		x, y := uint32(key), uint32(key>>32)
+		x0, x1 = min(x0, x), max(x1, x)
+		y0, y1 = min(y0, y), max(y1, y)
+	}
+	return [4]uint32{x0, y0, x1, y1}
+}
+
+// halfPoints returns the points of half h.
+func (g *Cells) halfPoints(h int) (k0, k1 int) {
+	mid := len(g.pk) / 2
+	if h == 0 {
+		return 0, mid
+	}
+	return mid, len(g.pk)
+}
+
+// halfJobs makes IndexWith's jobs once, so that indexing allocates
+// nothing.
+func (g *Cells) halfJobs() {
+	g.halfJ.bounds = func(h int) {
+		k0, k1 := g.halfPoints(h)
+		g.half[h] = keyBounds(g.pk[k0:k1])
+	}
+	g.halfJ.dense = g.indexDenseHalf
+	g.halfJ.of = g
+}
+
+// indexDenseHalves is indexDense by two jobs at once, one for each half
+// of the window's cells (split at the row that halved the last build's
+// points). Each goes over every point, in point order, and counts, then
+// places, only those of its own cells, after the points of the cells
+// before them (which it counts too): the cells hold the points
+// indexDense puts there, in the same order, and the jobs write apart.
+func (g *Cells) indexDenseHalves(run Runner, n int) {
+	cells := g.wnx * g.wny
+	if cap(g.start) >= cells+1 {
+		g.start = g.start[:cells+1]
+	} else {
+		g.start = make([]int32, cells+1)
+	}
+	g.start[0] = 0
+	g.mid = min(max(g.midRow-g.wy0, 0), g.wny) * g.wnx
+	run.Run(2, g.halfJ.dense)
+	// the row where the points are halved, for the next build (keys move
+	// little from one build to the next): the first whose start reaches
+	// half the points
+	r, _ := slices.BinarySearchFunc(g.start[:cells:cells], int32(n/2), func(s, half int32) int {
+		return cmp.Compare(s, half)
+	})
+	g.midRow = g.wy0 + r/g.wnx
+}
+
+// indexDenseHalf is half h of indexDenseHalves. start[c+1] counts the
+// points of cell c, then holds where the cell's next point goes (its
+// start to begin with, the next cell's once it is filled): so the jobs
+// never write to the other's part of start, and no pass shifts it back.
+func (g *Cells) indexDenseHalf(h int) {
+	cells := g.wnx * g.wny
+	lo, hi := 0, g.mid
+	if h == 1 {
+		lo, hi = g.mid, cells
+	}
+	at := g.start[lo+1 : hi+1] // cell c's at c-lo
+	clear(at)
+	before := int32(0) // the points of the cells before lo
+	for _, key := range g.pk {
+		c := g.local(key)
+		if u := uint(c - lo); u < uint(len(at)) {
+			at[u]++
+		} else if c < lo {
+			before++
+		}
+	}
+	sum := before
+	for i, cnt := range at {
+		at[i] = sum
+		sum += cnt
+	}
+	for k, key := range g.pk {
+		if u := uint(g.local(key) - lo); u < uint(len(at)) {
+			j := at[u]
+			g.items[j] = int32(k)
+			g.slot[k] = j
+			at[u]++
+		}
 	}
 }
 

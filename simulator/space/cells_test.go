@@ -159,6 +159,45 @@ func TestIndexFollowsTheBodies(t *testing.T) {
 	}
 }
 
+// IndexWith, which splits its passes over the points in two halves run in
+// parallel, builds the index Index builds, in the dense form and in the
+// sparse one, and allocates nothing once its memory is grown.
+func TestCellsIndexWithIsIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{parallelIndex - 1, parallelIndex, parallelIndex + 1, 3*parallelIndex + 7} {
+		for _, force := range []int8{0, 1, 2} {
+			pts := cellsPoints(r, n, 60)
+			lo, hi := ci.Vector2{X: -30, Y: -30}, ci.Vector2{X: 30, Y: 30}
+			var want, got Cells
+			want.force, got.force = force, force
+			want.Build(lo, hi, 0.25, n, func(k int) ci.Vector2 { return pts[k] })
+			for round := range 2 {
+				got.Reset(lo, hi, 0.25)
+				keys := got.Keys(n)
+				for k := range keys {
+					keys[k] = got.Key(pts[k])
+				}
+				got.IndexWith(parallel{})
+				if !slices.Equal(got.Items(), want.Items()) || !slices.Equal(got.slot, want.slot) ||
+					!slices.Equal(got.start, want.start) || !slices.Equal(got.keys, want.keys) || got.Sparse() != want.Sparse() {
+					t.Fatalf("n=%d form %d round %d: IndexWith builds another index than Index", n, force, round)
+				}
+				if round == 0 {
+					continue
+				}
+				if a := testing.AllocsPerRun(3, func() { got.IndexWith(serial{}) }); a != 0 && force != 2 {
+					t.Errorf("n=%d form %d: IndexWith allocates %v times", n, force, a)
+				}
+				// the points moved a little: the index follows
+				for k := range pts {
+					pts[k] = pts[k].Add(ci.Vector2{X: 0.3 * (r.Float64() - 0.5), Y: 0.3 * (r.Float64() - 0.5)})
+				}
+				want.Build(lo, hi, 0.25, n, func(k int) ci.Vector2 { return pts[k] })
+			}
+		}
+	}
+}
+
 // clampCell must be the floor clamped to the lattice for every number,
 // the negative ones, the halves, the integers, the ends of the range, the
 // infinities and NaN included.

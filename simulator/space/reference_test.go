@@ -168,7 +168,8 @@ func checkReference(t *testing.T, s *Space, when string) {
 // while bodies move by a few millimetres (most keep their cell), jump,
 // leave the arena, rise, are added and removed: whatever the rebuild
 // keeps from the last one, it builds the same index, in both forms, with
-// a parallel runner.
+// a parallel runner, and for a swarm large enough for the index's
+// passes to be split (Cells.IndexWith).
 func TestReindexMatchesReference(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -180,6 +181,8 @@ func TestReindexMatchesReference(t *testing.T) {
 		{"dense", 1, parallel{}, reindexChunk + 600},
 		{"sparse", 2, serial{}, reindexChunk + 600},
 		{"auto_parallel", 0, parallel{}, reindexChunk + 600},
+		{"large_parallel", 0, parallel{}, parallelIndex + 5000},
+		{"large_serial", 0, serial{}, parallelIndex + 5000},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(41, uint64(c.form)))

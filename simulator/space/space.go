@@ -185,7 +185,7 @@ func (s *Space) ReindexWith(run Runner) {
 	chunks := (n + reindexChunk - 1) / reindexChunk
 	g.Keys(n)
 	run.Run(chunks, s.reindexJobs.cells)
-	g.Index()
+	g.IndexWith(run)
 	s.mitem = hugepage.Grow(s.mitem[:0], n)[:n]
 	run.Run(chunks, s.reindexJobs.items)
 	// (grown once: a million bodies appended one by one would copy the
