@@ -394,7 +394,7 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 			return err
 		}
 		if n.Name == "distribute" {
-			if err := s.distribute(ctx, n, rng, place, add, grow, gc.large, entities); err != nil {
+			if err := s.distribute(ctx, n, rng, place, add, grow, gc.large, entities, otherAt, &bodyAt); err != nil {
 				return err
 			}
 			continue
@@ -432,7 +432,8 @@ func (s *Simulator) buildArena(ctx context.Context, gc *setUpGC) error {
 }
 
 func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.Rand, placing *placing,
-	add func(*entity.Spec, *config.Node, bool) error, grow func(n int, embodied, ahead bool) func(), large, entities int) error {
+	add func(*entity.Spec, *config.Node, bool) error, grow func(n int, embodied, ahead bool) func(), large, entities int,
+	otherAt map[string]*config.Node, bodyAt *[]*config.Node) error {
 	d, err := config.ParseDistribute(n)
 	if err != nil {
 		return err
@@ -459,10 +460,6 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 	// near it. One spec is posed again and again: entities keep nothing
 	// of the spec they are made from but copies, except a light, which
 	// gets a spec of its own.
-	type drawn struct {
-		pos ci.Vector3
-		o   config.EulerDeg
-	}
 	// The heap memory the entities' set-up will fill is advised for huge
 	// pages first (hugepage.PrepareHeap), so that the small objects made
 	// for each robot (devices, controllers) fault 2 MiB at a time, as the
@@ -554,7 +551,7 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 		s.growRobots(len(poses))
 	}
 	ids := d.IDs()
-	for k := range poses {
+	addOne := func(k int) error {
 		p := &poses[k]
 		if order != nil {
 			p = &poses[order[k]]
@@ -573,11 +570,96 @@ func (s *Simulator) distribute(ctx context.Context, n *config.Node, rng *mrand.R
 		if err := e.SetPose(d.Template, p.pos, p.o); err != nil {
 			return err
 		}
-		if err := add(e, d.Template, mapped); err != nil {
+		return add(e, d.Template, mapped)
+	}
+	k := 0
+	if pre != nil && pre.mapped == len(poses) && len(poses) > 1 && order != nil && len(otherAt) == 0 {
+		// The first copy the plain way, which checks what every copy
+		// shares (the LED medium, the controller entry); the others at
+		// once, if they can be.
+		if err := addOne(0); err != nil {
+			return err
+		}
+		k = 1
+		if r := s.robots[len(s.robots)-1]; r.entry != nil && len(spec.LEDs) == 0 && len(s.slab.robots) >= len(poses)-1 {
+			n, err := s.addCopies(d, spec, poses, order, pre.ids)
+			*bodyAt = append(*bodyAt, slices.Repeat([]*config.Node{d.Template}, n)...)
+			return err
+		}
+	}
+	for ; k < len(poses); k++ {
+		if err := addOne(k); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// drawn is a pose a <distribute> drew.
+type drawn struct {
+	pos ci.Vector3
+	o   config.EulerDeg
+}
+
+// addCopies adds the robots a large <distribute> drew, but the first,
+// which was added the plain way, on the run's threads: what addEntity
+// does for each, with the same results, each robot's body and record
+// written by one job (space.Extend and Put, the robot slab and lists made
+// ahead). The copies' ids are in byID already, the robots' controller
+// entry is the first's, and they have no LEDs of their own (distribute
+// checks). It returns how many copies it added, and the error of the
+// first copy that could not be, those before it added as by the plain
+// loop.
+func (s *Simulator) addCopies(d *config.Distribute, spec *entity.Spec, poses []drawn, order []int, ids []string) (int, error) {
+	n := len(poses)
+	h0, r0 := len(s.sp.Bodies)-1, len(s.robots)-1 // the first copy's
+	first := s.robots[r0]
+	s.sp.Extend(n-1, spec.Body.Movable)
+	s.robots = s.robots[:r0+n]
+	s.world.Robots = s.world.Robots[:r0+n]
+	slab := s.slab.robots[:n-1]
+	s.slab.robots = s.slab.robots[n-1:]
+	const chunk = 16384
+	type failure struct {
+		err error
+		at  int
+	}
+	bad := make([]failure, (n-1+chunk-1)/chunk)
+	s.pool.Run(len(bad), func(j int) {
+		e := *spec
+		for k := 1 + j*chunk; k < min(1+(j+1)*chunk, n); k++ {
+			p := &poses[order[k]]
+			e.SetID(ids[k])
+			if err := e.SetPose(d.Template, p.pos, p.o); err != nil {
+				bad[j] = failure{err, k}
+				return
+			}
+			s.sp.Put(h0+k, &e.Body)
+			r := &slab[k-1]
+			r.Robot = entity.Robot{
+				ID: e.ID, Model: e.Robot, Index: r0 + k, Body: h0 + k, Space: s.sp,
+				TickLength: s.tickLen, World: s.world, Node: e.Node,
+			}
+			r.pcg.Seed(s.seed, streamSeed(e.ID))
+			r.rnd = *mrand.New(&r.pcg)
+			r.Rand = &r.rnd
+			r.entry = first.entry
+			if s.metrics.on {
+				r.metrics = &robotMetrics{st: &s.metrics, id: e.ID}
+			}
+			s.robots[r0+k] = r
+			s.world.Robots[r0+k] = &r.Robot
+		}
+	})
+	for _, f := range bad {
+		if f.err != nil {
+			s.sp.Bodies = s.sp.Bodies[:h0+f.at]
+			s.robots = s.robots[:r0+f.at]
+			s.world.Robots = s.world.Robots[:r0+f.at]
+			return f.at - 1, f.err
+		}
+	}
+	return n - 1, nil
 }
 
 // placing is the placement of the arena being filled (space.Placement):

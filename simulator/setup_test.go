@@ -183,8 +183,8 @@ func TestLargeArenaSetUpSameResults(t *testing.T) {
 
 // idsArena is an arena of e-pucks for the id tests: before the
 // <distribute>s of ids "ep" (5 and 20 copies, the second numbered from
-// 5), the elements in before.
-func idsArena(t *testing.T, before string) *config.Experiment {
+// 5), the elements in before; after them, those in after.
+func idsArena(t *testing.T, before string, after ...string) *config.Experiment {
 	t.Helper()
 	exp, err := config.Parse("test.argos", []byte(`<?xml version="1.0"?>
 <argos-configuration>
@@ -208,6 +208,7 @@ func idsArena(t *testing.T, before string) *config.Experiment {
       <orientation method="uniform" min="0,0,0" max="360,0,0"/>
       <entity quantity="20" max_trials="100" base_num="5"><e-puck id="ep"><controller config="edc"/></e-puck></entity>
     </distribute>
+    `+strings.Join(after, "\n")+`
   </arena>
   <media><led id="leds"/></media>
   <physics_engines><kinematics2d id="k"/></physics_engines>
@@ -248,8 +249,27 @@ func TestLargeArenaIDMap(t *testing.T) {
 // A large <distribute>'s id that an entity before it has is reported as
 // when the ids are added one by one: at the same copy, naming the same
 // element, whether that entity has a body (a box, a robot of an earlier
-// <distribute>) or not (a light).
+// <distribute>) or not (a light); so is an entity after it with one of
+// its ids.
 func TestLargeArenaIDsUsedTwice(t *testing.T) {
+	for _, after := range []string{
+		`<box id="ep3" size="0.1,0.1,0.1" movable="false"><body position="1.5,1.5,0" orientation="0,0,0"/></box>`,
+		`<box id="ep30" size="0.1,0.1,0.1" movable="false"><body position="1.5,1.5,0" orientation="0,0,0"/></box>
+    <box id="ep30" size="0.1,0.1,0.1" movable="false"><body position="-1.5,1.5,0" orientation="0,0,0"/></box>`,
+	} {
+		var errs [2]string
+		for i, large := range []int{0, 5} {
+			s, err := New(idsArena(t, "", after), Options{largeArena: large})
+			if err == nil {
+				s.Close()
+				t.Fatalf("%s after, large=%d: no error", after, large)
+			}
+			errs[i] = err.Error()
+		}
+		if errs[0] != errs[1] || !strings.Contains(errs[0], "used twice") {
+			t.Errorf("%s after: %q, %q with the large set-up", after, errs[0], errs[1])
+		}
+	}
 	for name, before := range map[string]string{
 		"box":        `<box id="ep3" size="0.1,0.1,0.1" movable="false"><body position="1.5,1.5,0" orientation="0,0,0"/></box>`,
 		"robot":      `<e-puck id="ep17"><body position="1.5,1.5,0" orientation="0,0,0"/><controller config="edc"/></e-puck>`,
@@ -267,6 +287,56 @@ func TestLargeArenaIDsUsedTwice(t *testing.T) {
 		}
 		if errs[0] != errs[1] || !strings.Contains(errs[0], "used twice") {
 			t.Errorf("%s: %q, %q with the large set-up", name, errs[0], errs[1])
+		}
+	}
+}
+
+// The copies of a large <distribute> of robots, added on the run's
+// threads (addCopies), are those the plain set-up adds one by one: the
+// same bodies, field for field, and robots with the same ids, indices,
+// bodies, controller entries and random streams, in the same order.
+func TestLargeArenaCopiesAsAdded(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "pinned", "*.argos"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no pinned cases: %v", err)
+	}
+	type built struct {
+		bodies []space.Body
+		robots []string
+	}
+	build := func(exp *config.Experiment, large int) built {
+		two := 2
+		s, err := New(exp, Options{Threads: &two, largeArena: large})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		var b built
+		b.bodies = slices.Clone(s.sp.Bodies)
+		for i, r := range s.robots {
+			b.robots = append(b.robots, fmt.Sprintf("%s %d %d %d %s %s %v %d", r.ID, r.Index, r.Body, i, r.entry.ID, r.Node.Where(), r.Model.Type, r.Rand.Uint64()))
+		}
+		return b
+	}
+	cases := map[string]func() *config.Experiment{"ids": func() *config.Experiment { return idsArena(t, "") }}
+	for _, f := range files {
+		cases[f] = func() *config.Experiment {
+			exp, err := config.Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			exp.LoopFunctions = nil
+			return exp
+		}
+	}
+	for name, exp := range cases {
+		e := exp()
+		plain, large := build(e, 0), build(exp(), 1)
+		if !reflect.DeepEqual(plain.bodies, large.bodies) {
+			t.Errorf("%s: the bodies differ with the large set-up", name)
+		}
+		if !slices.Equal(plain.robots, large.robots) {
+			t.Errorf("%s: the robots differ with the large set-up:\n%v\n%v", name, plain.robots, large.robots)
 		}
 	}
 }

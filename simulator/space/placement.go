@@ -280,3 +280,33 @@ const layoutJob = 16384
 
 // Bounds returns the arena's footprint.
 func (s *Space) Bounds() (lo, hi ci.Vector2) { return s.lo, s.hi }
+
+// Extend adds n bodies at the end of Bodies for Put to fill, so that a
+// batch of bodies (a <distribute>'s copies) can be stored on several
+// goroutines, each body by one of them. The bodies are movable or not as
+// movable says, and mark the index as Add does; until Put, they are
+// zero.
+func (s *Space) Extend(n int, movable bool) {
+	s.Bodies = hugepage.Grow(s.Bodies, n)
+	s.Bodies = s.Bodies[:len(s.Bodies)+n]
+	if movable {
+		s.mobileDirty = true
+	} else {
+		s.staticDirty = true
+	}
+}
+
+// Put stores b as body h, one of those Extend added, as Add stores a
+// body (b's Movable must be the one given to Extend). Puts of different
+// bodies may run at once.
+func (s *Space) Put(h int, b *Body) {
+	s.Bodies[h] = *b
+	c := &s.Bodies[h]
+	if c.Cos == 0 && c.Sin == 0 {
+		c.SetYaw(c.Yaw)
+	}
+	c.ownExtra() // body.go
+	if !c.Movable {
+		c.Engine = -1
+	}
+}

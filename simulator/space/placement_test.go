@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -112,6 +113,67 @@ func TestLayoutOrderWithIsOneSort(t *testing.T) {
 		}
 		if got := s.LayoutOrder(n, at); !slices.Equal(got, w) {
 			t.Errorf("%d bodies: not the order of one sort", n)
+		}
+	}
+}
+
+// Bodies stored by Extend and Put, on several goroutines, are those Add
+// stores: the cached yaw, an extra part of their own, a static body's
+// engine, and the index sees them.
+func TestExtendPutIsAdd(t *testing.T) {
+	proto := []space.Body{robot(1, 1, epuckR, epuckH), wall(-1, 0, 0.1, 1, 0.5, 30)}
+	proto[0].Yaw = 1.25 // not cached: Add caches it
+	proto[1].SetTilt(0.1, 0)
+	for _, b := range proto {
+		plain, put := space.New(ci.Vector3{Z: 0.5}, ci.Vector3{X: 10, Y: 10, Z: 1}), space.New(ci.Vector3{Z: 0.5}, ci.Vector3{X: 10, Y: 10, Z: 1})
+		plain.Add(robot(-3, -3, epuckR, epuckH))
+		put.Add(robot(-3, -3, epuckR, epuckH))
+		plain.Reindex()
+		put.Reindex()
+		const n = 64
+		copies := make([]space.Body, n)
+		for k := range copies {
+			copies[k] = b
+			copies[k].Pos.X += float64(k) * 0.05
+			plain.Add(copies[k])
+		}
+		put.Extend(n, b.Movable)
+		var wg sync.WaitGroup
+		for k := range n {
+			wg.Go(func() { put.Put(1+k, &copies[k]) })
+		}
+		wg.Wait()
+		if len(put.Bodies) != len(plain.Bodies) {
+			t.Fatalf("%d bodies, want %d", len(put.Bodies), len(plain.Bodies))
+		}
+		for i := range plain.Bodies {
+			a, c := plain.Bodies[i], put.Bodies[i]
+			if a.Pos != c.Pos || a.Cos != c.Cos || a.Sin != c.Sin || a.Engine != c.Engine || a.Movable != c.Movable {
+				t.Errorf("body %d: %+v, want %+v", i, c, a)
+			}
+			p1, r1 := a.Tilt()
+			p2, r2 := c.Tilt()
+			if p1 != p2 || r1 != r2 {
+				t.Errorf("body %d: tilt %v %v, want %v %v", i, p2, r2, p1, r1)
+			}
+		}
+		if p, _ := b.Tilt(); p != 0 {
+			i := len(put.Bodies) - 1
+			put.Bodies[i].SetTilt(0.2, 0) // its own extra part: the others keep theirs
+			if p, _ := put.Bodies[i-1].Tilt(); p != 0.1 {
+				t.Errorf("a Put body shares its extra part: pitch %v, want 0.1", p)
+			}
+			put.Bodies[i].SetTilt(0.1, 0)
+		}
+		plain.Reindex()
+		put.Reindex()
+		near := func(s *space.Space) (out []int) {
+			s.Near(ci.Vector2{X: -2, Y: -1}, ci.Vector2{X: 5, Y: 3}, func(i int) bool { out = append(out, i); return true })
+			slices.Sort(out)
+			return out
+		}
+		if got, want := near(put), near(plain); !slices.Equal(got, want) || len(got) == 0 {
+			t.Errorf("%d bodies near, want %d (not 0)", len(got), len(want))
 		}
 	}
 }
