@@ -18,10 +18,6 @@ type proximity struct {
 	// zero: the last Update read nothing (every reading zero), which a
 	// controller can ask instead of reading the readings (AllZero)
 	zero bool
-	// gen: the space's generation (its Reindexes, low 32 bits) at the
-	// last Update, when that Update can be kept for a quiet robot (no
-	// noise, values kept: resting)
-	gen uint32
 }
 
 // proximityConf is what the clones of a proximity sensor share (40 bytes
@@ -83,7 +79,7 @@ func proximityFactory(m *entity.RobotModel) Factory {
 		if m == nil || len(shared) != len(p.ring.Angles) {
 			p.dirs = ringDirs(p.ring)
 		}
-		return p.CloneFor(r), nil
+		return p, nil
 	}
 }
 
@@ -97,44 +93,26 @@ var _ ci.Proximity = (*proximity)(nil)
 type proximity8 struct {
 	proximity
 	buf [8]ci.ProximityReading
-	// sum is a hash of the values the last Update wrote (resting)
-	sum uint64
 }
-
-// proximityN is a sensor of more than 8 rays (a foot-bot's), with a hash
-// of the values its last Update wrote (resting).
-type proximityN struct {
-	proximity
-	sum uint64
-}
-
-// Update implements Sensor.
-func (x *proximity8) Update() { x.update(&x.sum) }
-
-// Update implements Sensor.
-func (x *proximityN) Update() { x.update(&x.sum) }
 
 // CloneFor implements Cloner: the same ring, response and noise (one
-// proximityConf), zero readings of its own. The clone keeps a hash of
-// the values it writes, so that a resting robot's Update can keep them
-// (the factory's sensor is a clone of the sensor it configures).
+// proximityConf), zero readings of its own.
 func (p *proximity) CloneFor(r *entity.Robot) any {
 	var c *proximity
-	var clone any
 	if n := len(p.readings); n <= 8 {
 		x := &proximity8{proximity: *p}
 		x.readings = x.buf[:n:n]
-		c, clone = &x.proximity, x
+		c = &x.proximity
 	} else {
-		x := &proximityN{proximity: *p}
-		x.readings = make([]ci.ProximityReading, n)
-		c, clone = &x.proximity, x
+		c = new(proximity)
+		*c = *p
+		c.readings = make([]ci.ProximityReading, n)
 	}
-	c.r, c.zero, c.gen = r, false, 0
+	c.r, c.zero = r, false
 	for i := range c.readings {
 		c.readings[i].Angle = p.readings[i].Angle
 	}
-	return clone
+	return c
 }
 
 func (p *proximity) Readings() []ci.ProximityReading { return p.readings }
@@ -156,26 +134,7 @@ func (p *proximity) AllZero() bool { return p.zero }
 // Update casts one ray per sensor (space.CastRing: the bodies the rays
 // can reach are gathered once per robot, and a robot with nothing in
 // reach reads zeros without casting).
-func (p *proximity) Update() { p.update(nil) }
-
-// update is Update; sum (nil: none) keeps a hash of the values it
-// writes, so that a resting robot's next update can keep them instead of
-// casting (resting).
-//
-// Resting: when the space shows the robot quiet within the ring's reach
-// (space.Quiet: neither it nor anything the ring can see moved since the
-// previous Reindex) and the sensor updated at that Reindex, without
-// noise, the rays would hit what they hit then, where they hit it, and
-// the readings hold what that update wrote: the update keeps them
-// instead of casting again. Late in a crowded run most robots rest
-// against others, and this keeps their sensing from costing a full ring
-// every tick. A controller may have written the readings it was handed
-// (they are the sensor's own slice): readings that are not all zero are
-// kept only when their hash is the one the update that wrote them
-// recorded, and cast again otherwise; zero readings are kept as an
-// Update that finds nothing in reach keeps them (it does not write them
-// again).
-func (p *proximity) update(sum *uint64) {
+func (p *proximity) Update() {
 	b := p.r.B()
 	z := b.Z + p.ring.Height
 	inner := b.Radius
@@ -183,23 +142,12 @@ func (p *proximity) update(sum *uint64) {
 		inner = p.ring.Radius
 	}
 	outer := inner + p.ring.Range
-	sp := p.r.Space
-	gen := uint32(sp.Generation())
-	// (p.gen is set only with no noise and a hash: see below)
-	if p.gen != 0 && p.gen == gen-1 && sp.Quiet(p.r.Body, outer) && (p.zero || hashReadings(p.readings) == *sum) {
-		p.gen = gen
-		return
-	}
-	p.gen = 0
-	if sum != nil && p.noise == 0 && gen != 0 {
-		p.gen = gen
-	}
 	var buf [24]float64 // a foot-bot's ring; larger ones allocate
 	t := buf[:]
 	if len(p.dirs) > len(buf) {
 		t = make([]float64, len(p.dirs))
 	}
-	hits := sp.CastRing(p.r.Body, p.dirs, inner, outer, z, t)
+	hits := p.r.Space.CastRing(p.r.Body, p.dirs, inner, outer, z, t)
 	if hits == 0 && p.noise == 0 {
 		// nothing in reach, no noise: every reading is zero, as they
 		// already are when the last Update found nothing either (the
@@ -224,21 +172,6 @@ func (p *proximity) update(sum *uint64) {
 		}
 		p.readings[i].Value = v
 	}
-	if p.gen != 0 {
-		*sum = hashReadings(p.readings)
-	}
-}
-
-// hashReadings returns a 64-bit hash of the readings' values (resting:
-// a controller's write to them changes it but for a chance in 2^64).
-func hashReadings(rd []ci.ProximityReading) uint64 {
-	h := uint64(len(rd))
-	for i := range rd {
-		h ^= math.Float64bits(rd[i].Value)
-		h *= 0x9e3779b97f4a7c15
-		h ^= h >> 29
-	}
-	return h
 }
 
 // GenericProximityResponse is the reading of ARGoS's generic proximity

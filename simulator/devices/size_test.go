@@ -25,7 +25,8 @@ func TestProximityCloneKeepsItsReadings(t *testing.T) {
 		for i := range p.readings {
 			p.readings[i].Angle = float64(i)
 		}
-		c, d := sensorOf(p.CloneFor(nil)), sensorOf(p.CloneFor(nil))
+		c := p.CloneFor(nil).(*proximity)
+		d := p.CloneFor(nil).(*proximity)
 		if len(c.readings) != n || cap(c.readings) != n {
 			t.Fatalf("%d rays: the clone has %d readings (room for %d)", n, len(c.readings), cap(c.readings))
 		}
@@ -41,25 +42,5 @@ func TestProximityCloneKeepsItsReadings(t *testing.T) {
 		if inline := at == unsafe.Sizeof(proximity{}); inline != (n <= 8) {
 			t.Errorf("%d rays: readings %d bytes after the sensor; want them right after it only for rings of up to 8", n, at)
 		}
-	}
-}
-
-// sensorOf returns the proximity sensor of a clone.
-func sensorOf(x any) *proximity {
-	switch x := x.(type) {
-	case *proximity8:
-		return &x.proximity
-	case *proximityN:
-		return &x.proximity
-	}
-	panic("not a clone of a proximity sensor")
-}
-
-// A clone of an e-puck's sensor keeps its readings and the hash of their
-// values (resting) in one allocation of 192 bytes (a size class): a
-// million e-pucks take 192 MB.
-func TestProximity8Size(t *testing.T) {
-	if n := unsafe.Sizeof(proximity8{}); n > 192 {
-		t.Errorf("an e-puck's proximity sensor takes %d bytes, more than 192", n)
 	}
 }

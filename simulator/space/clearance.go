@@ -16,13 +16,8 @@ type clearance struct {
 	pos        ci.Vector2 // the body's position then
 	gap        float64
 	r          float64 // its reach then
-	z          float64 // its bottom then
-	cos, sin   float64 // its heading then
 	chunk      int32   // its neighbour list is nb[chunk][start:end] (scan[chunk] during Reindex)
 	start, end int32
-	// quiet: what the body's neighbour list and the static bodies show
-	// is what the previous Reindex showed (quiet.go)
-	quiet bool
 }
 
 // clearanceJob computes the clearance and the neighbour list of the items
@@ -128,21 +123,14 @@ func (s *Space) storeJob(c int) {
 		if j > jc*reindexChunk {
 			from = s.scanEnd[j-1]
 		}
-		m := &s.mitem[j]
-		cl := &s.clear[sel[k]]
-		// quiet (quiet.go): neither the body nor any neighbour moved, and
-		// the list is as long as the previous one
-		moved := m.moved || s.fresh || end-from != cl.end-cl.start
 		if end > from {
 			for _, q := range s.scan[jc][from:end] {
-				o := &s.mitem[q]
-				moved = moved || o.moved
-				nb = append(nb, *o)
+				nb = append(nb, s.mitem[q])
 			}
 		}
-		// (the pose, z, cos and sin, the items pass wrote)
-		cl.pos, cl.gap, cl.r = m.pos, math.Float64frombits(gaps[j]), m.r
-		cl.chunk, cl.start, cl.end, cl.quiet = int32(c), start, int32(len(nb)), !moved
+		m := &s.mitem[j]
+		s.clear[sel[k]] = clearance{pos: m.pos, gap: math.Float64frombits(gaps[j]), r: m.r,
+			chunk: int32(c), start: start, end: int32(len(nb))}
 	}
 	s.nb[c] = nb
 }
@@ -172,7 +160,6 @@ func (s *Space) Clearance(i int, p ci.Vector2) (gap float64, ok bool) {
 func (s *Space) unclear(i int) {
 	if i < len(s.clear) {
 		s.clear[i].pos = ci.Vector2{X: math.NaN(), Y: math.NaN()}
-		s.clear[i].quiet = false
 	}
 }
 

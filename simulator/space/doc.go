@@ -5,9 +5,7 @@
 // bodies, rebuilt every tick) that answers range and ray queries with
 // analytic ray-disc and ray-box tests. The grids store only the cells the
 // bodies occupy ([Cells]), so the cost of a tick follows the number of
-// bodies, not the arena's area. Each rebuild also tells which bodies are
-// quiet ([Space.Quiet]: nothing near them changed since the rebuild
-// before), so that a sensor of a resting robot may keep its last answer.
+// bodies, not the arena's area.
 //
 // Concurrency follows the simulation tick: physics engines write the poses
 // of the bodies they own (disjoint sets) while nobody reads; the index is

@@ -59,8 +59,7 @@ func checkReference(t *testing.T, s *Space, when string) {
 	for j, k := range order {
 		b := &s.Bodies[sel[k]]
 		items[j] = mobileItem{pos: b.Pos, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: sel[k],
-			plain: b.Shape == Disc && !b.HasNub,
-			moved: s.mitem[j].moved} // (TestQuiet checks it)
+			plain: b.Shape == Disc && !b.HasNub}
 	}
 	if len(s.mitem) != len(items) || len(g.Items()) != len(items) {
 		t.Fatalf("%s: %d items, %d points indexed, want %d", when, len(s.mitem), len(g.Items()), len(items))

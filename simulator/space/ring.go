@@ -20,9 +20,7 @@ const ringCands = 16
 // gathered once for the ring, without allocating, from the body's
 // neighbour list, and a body that the index's clearance shows alone
 // reads -1 everywhere without a ray test. It is the proximity sensors'
-// query, the hottest of a swarm's ticks. For a body Quiet within outer,
-// it returns what it returned after the previous Reindex: a caller that
-// kept that may skip it.
+// query, the hottest of a swarm's ticks.
 func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []float64) int {
 	b := &s.Bodies[i]
 	p := b.Pos

@@ -27,11 +27,6 @@ type Space struct {
 	mitem       []mobileItem
 	staticDirty bool
 	mobileDirty bool // a mobile body was added or removed: mobileSel is stale
-	// gen counts the Reindexes; fresh: this one saw a mobile body added
-	// or removed or rebuilt the static index, so no body is quiet
-	// (quiet.go)
-	gen         uint64
-	fresh       bool
 	cell        float64
 	reindexJobs reindexJobs
 	// clear holds, per body handle, the clearance of the mobile bodies as
@@ -81,9 +76,6 @@ type mobileItem struct {
 	// plain: a disc without a nub, which a ray meets where it meets the
 	// disc of radius r around pos
 	plain bool
-	// moved: the body is not where the previous Reindex found it (or may
-	// look different to a ray: it has a nub, which turns on its own)
-	moved bool
 }
 
 // minCell is the smallest cell of the mobile index, in metres.
@@ -105,15 +97,12 @@ func New(center, size ci.Vector3) *Space {
 	s.reindexJobs.items = func(c int) {
 		// in body order (bodies are read one after the other), each to
 		// its place in the index
-		// and compared with what the previous Reindex recorded in its
-		// clearance (quiet.go)
 		sel, dest := s.mobileSel, s.mobile.slot
 		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
 			i := sel[k]
 			b := &s.Bodies[i]
-			r := b.Reach()
-			s.mitem[dest[k]] = mobileItem{pos: b.Pos, r: r, z0: b.Z, z1: b.Z + b.Height, body: i,
-				plain: b.Shape == Disc && !b.HasNub, moved: s.clear[i].record(b, r)}
+			s.mitem[dest[k]] = mobileItem{pos: b.Pos, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: i,
+				plain: b.Shape == Disc && !b.HasNub}
 		}
 	}
 	s.Reindex() // queries work (and find nothing) before the first real Reindex
@@ -162,12 +151,9 @@ func (s *Space) StaticChanged() { s.staticDirty = true }
 func (s *Space) Reindex() { s.ReindexWith(serial{}) }
 
 // ReindexWith is Reindex with its passes over the bodies run by run. The
-// set of mobile bodies and their shapes (radius, height, box sizes, nub
-// size) must only change through Add and Remove, and static bodies only
-// with StaticChanged.
+// set of mobile bodies and their radii must only change through Add and
+// Remove.
 func (s *Space) ReindexWith(run Runner) {
-	s.gen++
-	s.fresh = s.mobileDirty || s.staticDirty
 	if s.mobileDirty {
 		s.maxMobileR = 0
 		s.mobileSel = s.mobileSel[:0]
@@ -189,7 +175,6 @@ func (s *Space) ReindexWith(run Runner) {
 	if cell != s.cell {
 		s.cell = cell
 		s.staticDirty = true
-		s.fresh = true
 	}
 	// the mobile grid: the bodies sorted by the cell of their centre
 	// (Cells: its cost follows the bodies, not the arena's area), then the
@@ -201,6 +186,8 @@ func (s *Space) ReindexWith(run Runner) {
 	g.Keys(n)
 	run.Run(chunks, s.reindexJobs.cells)
 	g.IndexWith(run)
+	s.mitem = hugepage.Grow(s.mitem[:0], n)[:n]
+	run.Run(chunks, s.reindexJobs.items)
 	// (grown once: a million bodies appended one by one would copy the
 	// list some twenty times)
 	s.clear = hugepage.Grow(s.clear, len(s.Bodies)-len(s.clear))
@@ -208,8 +195,6 @@ func (s *Space) ReindexWith(run Runner) {
 		s.clear = append(s.clear, clearance{})
 		s.unclear(k) // static, until the index says otherwise
 	}
-	s.mitem = hugepage.Grow(s.mitem[:0], n)[:n]
-	run.Run(chunks, s.reindexJobs.items)
 	s.scanEnd = hugepage.Grow(s.scanEnd[:0], n)[:n]
 	for len(s.nb) < chunks {
 		s.nb = append(s.nb, nil)
