@@ -14,6 +14,16 @@
 // already overlaps another (placed there by loop functions) may still move
 // as long as the overlap does not grow, so overlaps resolve themselves.
 //
+// Bodies do not slide along what they touch: a body that keeps asking for
+// a move into another is stopped tick after tick. A long run of a crowded
+// swarm gathers many such stuck bodies, and they cost little: while a
+// body and the one that stopped it neither move nor change the velocity
+// they ask for, the same pair collides again, and the engine withdraws
+// the move without looking for neighbours (and without writing the body
+// again). Only the kept proposals that touch a moving neighbour's start
+// are checked again in the later rounds. Results are those of the plain
+// Jacobi iteration, bit for bit.
+//
 // # The plane
 //
 // The engine's plane is perpendicular to an axis at a distance from the
