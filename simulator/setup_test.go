@@ -20,25 +20,13 @@ import (
 // robot's body and no other; so are the device lists, which the robots
 // after the first get with the clones (every device of the plan clones).
 func TestClonedDevicesAreTheRobotsOwn(t *testing.T) {
-	exp, err := config.Parse("test.argos", []byte(fmt.Sprintf(`<?xml version="1.0"?>
-<argos-configuration>
-  <framework><system threads="3"/><experiment length="1" ticks_per_second="10" random_seed="7"/></framework>
-  <controllers>
-    <epuck_diffusion_controller id="edc">
-      <actuators><differential_steering implementation="default"/></actuators>
-      <sensors><epuck_proximity implementation="default"/></sensors>
-      <params/>
-    </epuck_diffusion_controller>
-  </controllers>
-  <arena size="12,12,1" center="0,0,0.5">
+	exp, err := config.Parse("test.argos", []byte(diffusionXML(3, `<arena size="12,12,1" center="0,0,0.5">
     <distribute>
       <position method="uniform" min="-5.9,-5.9,0" max="5.9,5.9,0"/>
       <orientation method="uniform" min="0,0,0" max="360,0,0"/>
-      <entity quantity="%d" max_trials="100"><e-puck id="ep"><controller config="edc"/></e-puck></entity>
+      <entity quantity="3000" max_trials="100"><e-puck id="ep"><controller config="edc"/></e-puck></entity>
     </distribute>
-  </arena>
-  <physics_engines><kinematics2d id="k"/></physics_engines>
-</argos-configuration>`, 3000)))
+  </arena>`, `<physics_engines><kinematics2d id="k"/></physics_engines>`)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,26 +94,14 @@ func init() {
 // entities, with room for every body they end up with: the engines are
 // not grown again.
 func TestEnginesGrowAhead(t *testing.T) {
-	exp, err := config.Parse("test.argos", []byte(`<?xml version="1.0"?>
-<argos-configuration>
-  <framework><system threads="2"/><experiment length="1" ticks_per_second="10" random_seed="7"/></framework>
-  <controllers>
-    <epuck_diffusion_controller id="edc">
-      <actuators><differential_steering implementation="default"/></actuators>
-      <sensors><epuck_proximity implementation="default"/></sensors>
-      <params/>
-    </epuck_diffusion_controller>
-  </controllers>
-  <arena size="6,6,1" center="0,0,0.5">
+	exp, err := config.Parse("test.argos", []byte(diffusionXML(2, `<arena size="6,6,1" center="0,0,0.5">
     <box id="wall" size="0.1,4,0.5" movable="false"><body position="0,0,0" orientation="0,0,0"/></box>
     <distribute>
       <position method="uniform" min="-2.9,-2.9,0" max="2.9,2.9,0"/>
       <orientation method="uniform" min="0,0,0" max="360,0,0"/>
       <entity quantity="300" max_trials="100"><e-puck id="ep"><controller config="edc"/></e-puck></entity>
     </distribute>
-  </arena>
-  <physics_engines><test_growing id="k"/></physics_engines>
-</argos-configuration>`))
+  </arena>`, `<physics_engines><test_growing id="k"/></physics_engines>`)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,17 +162,7 @@ func TestLargeArenaSetUpSameResults(t *testing.T) {
 // 5), the elements in before; after them, those in after.
 func idsArena(t *testing.T, before string, after ...string) *config.Experiment {
 	t.Helper()
-	exp, err := config.Parse("test.argos", []byte(`<?xml version="1.0"?>
-<argos-configuration>
-  <framework><system threads="2"/><experiment length="1" ticks_per_second="10" random_seed="7"/></framework>
-  <controllers>
-    <epuck_diffusion_controller id="edc">
-      <actuators><differential_steering implementation="default"/></actuators>
-      <sensors><epuck_proximity implementation="default"/></sensors>
-      <params/>
-    </epuck_diffusion_controller>
-  </controllers>
-  <arena size="6,6,1" center="0,0,0.5">
+	exp, err := config.Parse("test.argos", []byte(diffusionXML(2, `<arena size="6,6,1" center="0,0,0.5">
     `+before+`
     <distribute>
       <position method="uniform" min="-2.9,-2.9,0" max="2.9,2.9,0"/>
@@ -209,10 +175,8 @@ func idsArena(t *testing.T, before string, after ...string) *config.Experiment {
       <entity quantity="20" max_trials="100" base_num="5"><e-puck id="ep"><controller config="edc"/></e-puck></entity>
     </distribute>
     `+strings.Join(after, "\n")+`
-  </arena>
-  <media><led id="leds"/></media>
-  <physics_engines><kinematics2d id="k"/></physics_engines>
-</argos-configuration>`))
+  </arena>`, `<media><led id="leds"/></media>
+  <physics_engines><kinematics2d id="k"/></physics_engines>`)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,4 +303,23 @@ func TestLargeArenaCopiesAsAdded(t *testing.T) {
 			t.Errorf("%s: the robots differ with the large set-up:\n%v\n%v", name, plain.robots, large.robots)
 		}
 	}
+}
+
+// diffusionXML is an experiment of one tick of e-pucks running the
+// diffusion controller (entry "edc") on the given number of threads:
+// the arena element, then the rest (media, physics engines).
+func diffusionXML(threads int, arena, rest string) string {
+	return fmt.Sprintf(`<?xml version="1.0"?>
+<argos-configuration>
+  <framework><system threads="%d"/><experiment length="1" ticks_per_second="10" random_seed="7"/></framework>
+  <controllers>
+    <epuck_diffusion_controller id="edc">
+      <actuators><differential_steering implementation="default"/></actuators>
+      <sensors><epuck_proximity implementation="default"/></sensors>
+      <params/>
+    </epuck_diffusion_controller>
+  </controllers>
+  %s
+  %s
+</argos-configuration>`, threads, arena, rest)
 }
