@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -156,21 +155,6 @@ func (w *world) ticks(n int) {
 }
 
 func (w *world) body(i int) *space.Body { return &w.sp.Bodies[i] }
-
-// goRunner runs every job on its own goroutine.
-type goRunner struct{}
-
-func (goRunner) Run(n int, job func(i int)) {
-	var wg sync.WaitGroup
-	wg.Add(n)
-	for i := 0; i < n; i++ {
-		go func() {
-			defer wg.Done()
-			job(i)
-		}()
-	}
-	wg.Wait()
-}
 
 // state is what tests compare between runs.
 type state struct {

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator/physics"
 	"github.com/argosgo/argos/simulator/physics/dynamics2d"
+	"github.com/argosgo/argos/simulator/physics/physicstest"
 	"github.com/argosgo/argos/simulator/space"
 )
 
@@ -60,7 +60,7 @@ func TestDeterminism(t *testing.T) {
 	const n, size, ticks = 150, 4, 60
 	serial, ids := swarm(t, n, size, 7)
 	parallel, _ := swarm(t, n, size, 7)
-	parallel.run = goRunner{}
+	parallel.run = physicstest.Goroutines{}
 	for _, w := range []*world{serial, parallel} {
 		dynamics2d.SetChunk(w.eng, 16) // many jobs
 	}
@@ -149,5 +149,3 @@ func BenchmarkReindex10000(b *testing.B) {
 		w.sp.Reindex()
 	}
 }
-
-var _ physics.Runner = goRunner{}

@@ -3,7 +3,6 @@ package kinematics2d_test
 import (
 	"math"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -139,17 +138,6 @@ func TestOverlapNeverGrows(t *testing.T) {
 	}
 }
 
-type parallel struct{}
-
-func (parallel) Run(n int, job func(int)) {
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func() { defer wg.Done(); job(i) }()
-	}
-	wg.Wait()
-}
-
 func TestSameResultsSerialAndParallel(t *testing.T) {
 	run := func(r physics.Runner) []ci.Vector2 {
 		sp := space.New(ci.Vector3{}, ci.Vector3{X: 6, Y: 6, Z: 4})
@@ -180,7 +168,7 @@ func TestSameResultsSerialAndParallel(t *testing.T) {
 		}
 		return out
 	}
-	a, b := run(physics.Serial{}), run(parallel{})
+	a, b := run(physics.Serial{}), run(physicstest.Goroutines{})
 	for i := range a {
 		if a[i] != b[i] {
 			t.Fatalf("body %d: %v serial, %v parallel", i, a[i], b[i])

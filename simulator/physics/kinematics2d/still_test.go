@@ -4,13 +4,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 	"unsafe"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/physics/physicstest"
 	"github.com/argosgo/argos/simulator/space"
 )
 
@@ -189,25 +189,13 @@ func TestBlockersAreForgottenWhenObjectsChange(t *testing.T) {
 	}
 }
 
-// parallel runs each chunk on its own goroutine, as a pool would.
-type parallel struct{}
-
-func (parallel) Run(n int, job func(int)) {
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() { defer wg.Done(); job(i) }()
-	}
-	wg.Wait()
-}
-
 // A crowd of e-pucks and a few movable boxes driving into each other and
 // into walls, some changing their targets now and then: the shortcut and
 // the rechecks of the proposals that touch a neighbour give, tick after
 // tick, the results of plain Jacobi rounds, serial and parallel, with one
 // sub-step per tick and with three.
 func TestCrowdMatchesPlainJacobiRounds(t *testing.T) {
-	for k, run := range []physics.Runner{physics.Serial{}, parallel{}, parallel{}} {
+	for k, run := range []physics.Runner{physics.Serial{}, physicstest.Goroutines{}, physicstest.Goroutines{}} {
 		attrs := ""
 		if k == 2 {
 			attrs = `iterations="3"`

@@ -10,6 +10,7 @@ package physicstest
 import (
 	"fmt"
 	"math"
+	"sync"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -604,4 +605,22 @@ func checkClose(t tester, newEngine func(sp *space.Space) physics.Engine) {
 	if err := w.eng.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
+}
+
+// Goroutines is a physics.Runner that runs every job on its own
+// goroutine and waits for them all: an engine's parallel passes run at
+// once, as on a pool, so that the race detector sees them together.
+type Goroutines struct{}
+
+// Run implements physics.Runner.
+func (Goroutines) Run(n int, job func(i int)) {
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := range n {
+		go func() {
+			defer wg.Done()
+			job(i)
+		}()
+	}
+	wg.Wait()
 }

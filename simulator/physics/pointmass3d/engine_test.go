@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -374,18 +373,6 @@ func TestModels(t *testing.T) {
 	}
 }
 
-// parallel runs jobs on goroutines.
-type parallel struct{}
-
-func (parallel) Run(n int, job func(int)) {
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() { defer wg.Done(); job(i) }()
-	}
-	wg.Wait()
-}
-
 // TestDeterminism flies 300 eye-bots in mixed modes with several
 // goroutines and checks that the run is the same as a serial one.
 func TestDeterminism(t *testing.T) {
@@ -411,7 +398,7 @@ func TestDeterminism(t *testing.T) {
 		}
 		return append([]space.Body(nil), w.sp.Bodies...)
 	}
-	a, b := run(physics.Serial{}), run(parallel{})
+	a, b := run(physics.Serial{}), run(physicstest.Goroutines{})
 	for i := range a {
 		fa, fb := a[i].Flight(), b[i].Flight()
 		a[i].SetFlight(nil)
