@@ -54,10 +54,7 @@ func TestTopicSendsAndReceivesTypedValues(t *testing.T) {
 // Receiving a fixed-size value allocates nothing once the topic's slice
 // has grown.
 func TestTopicReceivesWithoutAllocating(t *testing.T) {
-	var net citest.Network
-	a, b := citest.NewRobot("a", 1), citest.NewRobot("b", 1)
-	net.Attach(a)
-	net.Attach(b)
+	net, a, b := attachedPair()
 	ta, _ := ci.NewTopic[estimate](a, "e")
 	tb, _ := ci.NewTopic[estimate](b, "e")
 	for i := 0; i < 3; i++ {
@@ -122,10 +119,7 @@ type rawPoint struct {
 // shortcut of Received): values intact, in order, and a payload of
 // another length on the topic still counted as malformed.
 func TestTopicReceivesRawValues(t *testing.T) {
-	var net citest.Network
-	a, b := citest.NewRobot("a", 1), citest.NewRobot("b", 1)
-	net.Attach(a)
-	net.Attach(b)
+	net, a, b := attachedPair()
 	ta, _ := ci.NewTopic[rawPoint](a, "p")
 	tb, _ := ci.NewTopic[rawPoint](b, "p")
 	short, _ := ci.NewTopic[[3]byte](a, "p")
@@ -144,10 +138,7 @@ func TestTopicReceivesRawValues(t *testing.T) {
 // its encoding (read in place) and for one encoded (a string), and a
 // change to the value once it returns does not reach the receivers.
 func TestBroadcastFromSendsAsBroadcast(t *testing.T) {
-	var net citest.Network
-	a, b := citest.NewRobot("a", 1), citest.NewRobot("b", 1)
-	net.Attach(a)
-	net.Attach(b)
+	net, a, b := attachedPair()
 	ta, _ := ci.NewTopic[rawPoint](a, "p")
 	tb, _ := ci.NewTopic[rawPoint](b, "p")
 	sa, _ := ci.NewTopic[string](a, "s")
@@ -165,7 +156,7 @@ func TestBroadcastFromSendsAsBroadcast(t *testing.T) {
 	if got := sb.Received(); len(got) != 1 || got[0].Value != "hello" || got[0].From != "a" || got[0].Unicast {
 		t.Errorf("b received %+v on s; want hello from a", got)
 	}
-	wantSendPanics(t, &net, func(tp *ci.Topic[int]) {
+	wantSendPanics(t, net, func(tp *ci.Topic[int]) {
 		v := 1
 		tp.BroadcastFrom(&v)
 	})
@@ -373,4 +364,14 @@ func TestTopicSkipsQuietInboxes(t *testing.T) {
 	if got := tp.Received(); len(got) != 1 || in.calls != 2 {
 		t.Fatalf("after the quiet ticks: received %+v with %d calls; want a's point, 2 calls", got, in.calls)
 	}
+}
+
+// attachedPair returns a network with two robots, "a" and "b", attached
+// to it on every topic.
+func attachedPair() (*citest.Network, *citest.Robot, *citest.Robot) {
+	net := &citest.Network{}
+	a, b := citest.NewRobot("a", 1), citest.NewRobot("b", 1)
+	net.Attach(a)
+	net.Attach(b)
+	return net, a, b
 }
