@@ -221,18 +221,7 @@ func TestLargeArenaIDsUsedTwice(t *testing.T) {
 		`<box id="ep30" size="0.1,0.1,0.1" movable="false"><body position="1.5,1.5,0" orientation="0,0,0"/></box>
     <box id="ep30" size="0.1,0.1,0.1" movable="false"><body position="-1.5,1.5,0" orientation="0,0,0"/></box>`,
 	} {
-		var errs [2]string
-		for i, large := range []int{0, 5} {
-			s, err := New(idsArena(t, "", after), Options{largeArena: large})
-			if err == nil {
-				s.Close()
-				t.Fatalf("%s after, large=%d: no error", after, large)
-			}
-			errs[i] = err.Error()
-		}
-		if errs[0] != errs[1] || !strings.Contains(errs[0], "used twice") {
-			t.Errorf("%s after: %q, %q with the large set-up", after, errs[0], errs[1])
-		}
+		wantUsedTwiceAsPlain(t, after+" after", func() *config.Experiment { return idsArena(t, "", after) })
 	}
 	for name, before := range map[string]string{
 		"box":        `<box id="ep3" size="0.1,0.1,0.1" movable="false"><body position="1.5,1.5,0" orientation="0,0,0"/></box>`,
@@ -240,18 +229,26 @@ func TestLargeArenaIDsUsedTwice(t *testing.T) {
 		"light":      `<light id="ep2" position="0,1,0.5" orientation="0,0,0" color="yellow" intensity="1" medium="leds"/>`,
 		"distribute": `<distribute><position method="uniform" min="-2.9,-2.9,0" max="2.9,2.9,0"/><orientation method="constant" values="0,0,0"/><entity quantity="8" max_trials="100" base_num="12"><e-puck id="ep"><controller config="edc"/></e-puck></entity></distribute>`,
 	} {
-		var errs [2]string
-		for i, large := range []int{0, 5} {
-			s, err := New(idsArena(t, before), Options{largeArena: large})
-			if err == nil {
-				s.Close()
-				t.Fatalf("%s, large=%d: no error", name, large)
-			}
-			errs[i] = err.Error()
+		wantUsedTwiceAsPlain(t, name, func() *config.Experiment { return idsArena(t, before) })
+	}
+}
+
+// wantUsedTwiceAsPlain checks that the experiment exp makes fails with an
+// id used twice, with the same error whether a large <distribute> is set
+// up the plain way or ahead (largeArena 0 and 5), each from a fresh parse.
+func wantUsedTwiceAsPlain(t *testing.T, what string, exp func() *config.Experiment) {
+	t.Helper()
+	var errs [2]string
+	for i, large := range []int{0, 5} {
+		s, err := New(exp(), Options{largeArena: large})
+		if err == nil {
+			s.Close()
+			t.Fatalf("%s, large=%d: no error", what, large)
 		}
-		if errs[0] != errs[1] || !strings.Contains(errs[0], "used twice") {
-			t.Errorf("%s: %q, %q with the large set-up", name, errs[0], errs[1])
-		}
+		errs[i] = err.Error()
+	}
+	if errs[0] != errs[1] || !strings.Contains(errs[0], "used twice") {
+		t.Errorf("%s: %q, %q with the large set-up", what, errs[0], errs[1])
 	}
 }
 
