@@ -1,6 +1,7 @@
 package kinematics2d
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -9,17 +10,11 @@ import (
 	"github.com/argosgo/argos/simulator/space"
 )
 
-// A round after the first rechecks only the moving neighbours of the
-// proposals withdrawn before it: two e-pucks driving into each other are
+// A round after the first rechecks only the kept proposals that touch a
+// moving neighbour's start pose: two e-pucks driving into each other are
 // withdrawn, and neither they nor a third standing beside one of them is
 // checked again.
 func TestRecheckSkipsBodiesThatDoNotMove(t *testing.T) {
-	exp, err := config.Parse("k.argos", []byte(`<?xml version="1.0"?><argos-configuration>
-  <framework><experiment length="1" ticks_per_second="10"/></framework><controllers/><arena size="10,10,4"/>
-  <physics_engines><kinematics2d id="k"/></physics_engines></argos-configuration>`))
-	if err != nil {
-		t.Fatal(err)
-	}
 	sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: 10, Y: 10, Z: 4})
 	add := func(x, y, yaw, v float64) int {
 		b := space.Body{Shape: space.Disc, Radius: 0.035, Height: 0.086, Movable: true, Mass: 0.4, Pos: ci.Vector2{X: x, Y: y}}
@@ -31,11 +26,7 @@ func TestRecheckSkipsBodiesThatDoNotMove(t *testing.T) {
 	b := add(0.075, 0, 3.14159, 0.1) // west, into a
 	add(0, 0.075, 0, 0)              // beside a, still
 	sp.Reindex()
-	pe, err := New(exp.PhysicsEngines[0], physics.Env{Space: sp, TickLength: 0.1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := pe.(*Engine)
+	e := newTestEngine(t, sp)
 	for i := range sp.Bodies {
 		if err := e.Add(i); err != nil {
 			t.Fatal(err)
@@ -55,12 +46,6 @@ func TestRecheckSkipsBodiesThatDoNotMove(t *testing.T) {
 // objects are a run of bodies in order, and through slot once a removal
 // in the middle breaks the run; both give the objects slot gives.
 func TestNearMapsBodiesToObjects(t *testing.T) {
-	exp, err := config.Parse("k.argos", []byte(`<?xml version="1.0"?><argos-configuration>
-  <framework><experiment length="1" ticks_per_second="10"/></framework><controllers/><arena size="10,10,4"/>
-  <physics_engines><kinematics2d id="k"/></physics_engines></argos-configuration>`))
-	if err != nil {
-		t.Fatal(err)
-	}
 	sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: 10, Y: 10, Z: 4})
 	wall := space.Body{Shape: space.Box, Half: ci.Vector2{X: 0.1, Y: 0.1}, Radius: 0.15, Height: 0.5, Pos: ci.Vector2{X: 3, Y: 3}}
 	wall.SetYaw(0)
@@ -71,11 +56,7 @@ func TestNearMapsBodiesToObjects(t *testing.T) {
 		sp.Add(b)
 	}
 	sp.Reindex()
-	pe, err := New(exp.PhysicsEngines[0], physics.Env{Space: sp, TickLength: 0.1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := pe.(*Engine)
+	e := newTestEngine(t, sp)
 	for i := 1; i < len(sp.Bodies); i++ {
 		if err := e.Add(i); err != nil {
 			t.Fatal(err)
@@ -116,4 +97,22 @@ func TestNearMapsBodiesToObjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(false)
+}
+
+// newTestEngine returns a kinematics2d engine on the floor of sp, from a
+// <kinematics2d id="k"> element with the attributes attrs, stepping
+// 0.1 s ticks; it owns no body yet.
+func newTestEngine(t *testing.T, sp *space.Space, attrs ...string) *Engine {
+	t.Helper()
+	exp, err := config.Parse("k.argos", []byte(`<?xml version="1.0"?><argos-configuration>
+  <framework><experiment length="1" ticks_per_second="10"/></framework><controllers/><arena size="10,10,4"/>
+  <physics_engines><kinematics2d id="k" `+strings.Join(attrs, " ")+`/></physics_engines></argos-configuration>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pe, err := New(exp.PhysicsEngines[0], physics.Env{Space: sp, TickLength: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pe.(*Engine)
 }

@@ -3,12 +3,10 @@ package kinematics2d
 import (
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/physics"
 	"github.com/argosgo/argos/simulator/physics/physicstest"
 	"github.com/argosgo/argos/simulator/space"
@@ -26,12 +24,6 @@ type world struct {
 
 func newWorld(t *testing.T, bodies []space.Body, run physics.Runner, attrs ...string) *world {
 	t.Helper()
-	exp, err := config.Parse("k.argos", []byte(`<?xml version="1.0"?><argos-configuration>
-  <framework><experiment length="1" ticks_per_second="10"/></framework><controllers/><arena size="10,10,4"/>
-  <physics_engines><kinematics2d id="k" `+strings.Join(attrs, " ")+`/></physics_engines></argos-configuration>`))
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := &world{run: run}
 	for _, ref := range []bool{false, true} {
 		sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: 10, Y: 10, Z: 4})
@@ -39,11 +31,7 @@ func newWorld(t *testing.T, bodies []space.Body, run physics.Runner, attrs ...st
 			sp.Add(b)
 		}
 		sp.Reindex()
-		pe, err := New(exp.PhysicsEngines[0], physics.Env{Space: sp, TickLength: 0.1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := pe.(*Engine)
+		e := newTestEngine(t, sp, attrs...)
 		e.chunk = 8 // several chunks, so that a parallel runner splits them
 		for i := range sp.Bodies {
 			if sp.Bodies[i].Movable {
