@@ -32,26 +32,24 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 	if noStatic && s.clearOf(i, p, outer) {
 		return missAll(t[:len(dirs)])
 	}
-	var buf [ringCands]int32
-	var dbuf [ringCands]ringDisc
-	cands, discs := s.ringCands(i, p, outer, z, noStatic, buf[:0], dbuf[:0])
-	if len(cands) == 0 && len(discs) == 0 {
-		return missAll(t[:len(dirs)])
-	}
 	// A ray misses a disc whose centre lies farther than its radius from
-	// the ray's line: such pairs are passed over after a cross product,
-	// with a margin (tol) far beyond the rounding of the exact test
-	// below, which would find no hit for them either (its discriminant
-	// is negative, and the ray does not start inside). Most pairs of a
-	// ring are such: a disc meets one or two rays of eight. What of the
-	// tests depends on the disc alone is computed once per disc (the
+	// the ray's line, or lies behind the ray's start by more than its
+	// radius: such pairs are passed over after a cross and a dot
+	// product, with a margin (tol) far beyond the rounding of the exact
+	// test below, which would find no hit for them either (beside the
+	// line its discriminant is negative, and the ray does not start
+	// inside; behind the start the ray starts outside and points away).
+	// Most pairs of a ring are such: a disc meets one or two rays of
+	// eight, and without the dot product the rays pointing away from it
+	// pass the cross product too. What of the tests depends on the disc
+	// alone is computed once per disc, as ringCands gathers it (the
 	// same operations on the same numbers as in the tests).
 	tol := 1e-7 * (1 + outer + math.Abs(p.X) + math.Abs(p.Y))
-	for k := range discs {
-		d := &discs[k]
-		lim := d.r + tol
-		d.rel = ci.Vector2{X: d.pos.X - p.X, Y: d.pos.Y - p.Y}
-		d.lim2, d.r2 = lim*lim, d.r*d.r
+	var buf [ringCands]int32
+	var dbuf [ringCands]ringDisc
+	cands, discs := s.ringCands(i, p, outer, z, noStatic, buf[:0], dbuf[:0], ringFilter{inner: inner, tol: tol})
+	if len(cands) == 0 && len(discs) == 0 {
+		return missAll(t[:len(dirs)])
 	}
 	hits := 0
 	for k, d := range dirs {
@@ -68,8 +66,10 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 		uu := c*c + sn*sn // (1, but for rounding)
 		for q := range discs {
 			d := &discs[q]
-			// the centre's distance to the ray's line, times |(c, sn)|
-			if x := c*d.rel.Y - sn*d.rel.X; x*x > d.lim2*uu {
+			// the centre's distance to the ray's line, times |(c, sn)|,
+			// and how far along the ray it lies, times |(c, sn)| (1, but
+			// for rounding, far within the margin)
+			if x := c*d.rel.Y - sn*d.rel.X; x*x > d.lim2*uu || c*d.rel.X+sn*d.rel.Y < d.behind {
 				continue // (NaN: on to the exact test)
 			}
 			f := from.Sub(d.pos)
@@ -115,13 +115,21 @@ func missAll(t []float64) int {
 }
 
 // ringDisc is a plain disc of the mobile index, as a ray meets it: its
-// centre and radius, and what CastRing's tests read of them (the centre
-// less the ring's, the squares of the radius with and without the
-// margin).
+// centre, and what CastRing's tests read of it (the centre less the
+// ring's, the square of the radius, the square of the radius plus the
+// margin, and the ray's start less the radius and the margin: a disc
+// whose centre lies behind that along a ray lies wholly behind its
+// start).
 type ringDisc struct {
 	pos, rel ci.Vector2
-	r        float64
 	r2, lim2 float64
+	behind   float64
+}
+
+// ringFilter is what ringCands needs to compute CastRing's per-disc
+// terms: the rays' start (inner) and the margin of its prefilters.
+type ringFilter struct {
+	inner, tol float64
 }
 
 // ringCands appends the bodies that Nearby(p, r, z, i) returns: plain
@@ -129,7 +137,7 @@ type ringDisc struct {
 // buf, as their handle (without removing the repeats of static bodies
 // spanning several cells, which change no minimum). noStatic: the
 // caller found no static body within r of p.
-func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, noStatic bool, buf []int32, discs []ringDisc) ([]int32, []ringDisc) {
+func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, noStatic bool, buf []int32, discs []ringDisc, f ringFilter) ([]int32, []ringDisc) {
 	m := ci.Vector2{X: r, Y: r}
 	g := &s.static
 	if lo, hi := p.Sub(m), p.Add(m); !noStatic {
@@ -161,7 +169,17 @@ func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, noStatic bool, buf 
 			return
 		}
 		if it.plain {
-			discs = append(discs, ringDisc{pos: it.pos, r: it.r})
+			// written in place, field by field: a literal appended is
+			// built on the stack and copied, and the copy's wide loads
+			// of its narrow stores stall
+			n := len(discs)
+			if n == cap(discs) {
+				discs = append(discs, ringDisc{})
+			}
+			discs = discs[:n+1]
+			e, lim := &discs[n], it.r+f.tol
+			e.pos, e.rel = it.pos, d
+			e.r2, e.lim2, e.behind = it.r*it.r, lim*lim, f.inner-lim
 		} else {
 			buf = append(buf, it.body)
 		}

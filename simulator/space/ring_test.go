@@ -151,3 +151,67 @@ func TestCastRingGrazingDiscs(t *testing.T) {
 		t.Errorf("only %d of %d rays hit a grazing disc: the test proves little", hits, rays)
 	}
 }
+
+// CastRing passes over the discs that lie behind a ray's start by more
+// than their radius, with a margin: discs whose far side touches the
+// start (their centre behind it by their radius, give or take a few
+// roundings or a few margins), beside the ray's line or on it, far from
+// the origin too, must still read what CastRayAmong reads, bit for bit
+// (a ray that starts on a disc's edge reads 0 or passes it by).
+func TestCastRingDiscsBehindTheStart(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	const R = 0.035
+	offsets := []float64{0, 1e-15, -1e-15, 1e-12, -1e-12, 1e-9, -1e-9, 1e-7, -1e-7, 1e-5, -1e-5}
+	hits, rays := 0, 0
+	for _, far := range []float64{0, 1, 150, 4000} {
+		for _, inner := range []float64{R, 0.08} {
+			for range 300 {
+				outer := inner + 0.1
+				s := New(ci.Vector3{X: far, Y: -far}, ci.Vector3{X: 20, Y: 20, Z: 1})
+				p := ci.Vector2{X: far + r.Float64() - 0.5, Y: -far + r.Float64() - 0.5}
+				b := Body{Shape: Disc, Radius: R, Height: 0.08, Movable: true, Pos: p}
+				b.SetYaw(r.Float64() * 2 * math.Pi)
+				i := s.Add(b)
+				dirs := make([]ci.Vector2, 8)
+				for k := range dirs {
+					dirs[k] = ci.FromPolar(1, float64(k)*math.Pi/4+r.Float64()*0.1)
+				}
+				// a disc behind the start of ray 0 by its radius, on the
+				// ray's line or beside it (within its radius)
+				c, sn := b.Cos*dirs[0].X-b.Sin*dirs[0].Y, b.Sin*dirs[0].X+b.Cos*dirs[0].Y
+				along := inner - R + offsets[r.IntN(len(offsets))]
+				side := 0.0
+				if r.IntN(2) == 0 {
+					side = (2*r.Float64() - 1) * R
+				}
+				q := ci.Vector2{X: p.X + c*along - sn*side, Y: p.Y + sn*along + c*side}
+				o := Body{Shape: Disc, Radius: R, Height: 0.08, Movable: true, Pos: q}
+				o.SetYaw(0)
+				s.Add(o)
+				s.Reindex()
+				got := make([]float64, len(dirs))
+				s.CastRing(i, dirs, inner, outer, 0.04, got)
+				cands := s.Nearby(p, outer, 0.04, i, nil)
+				for k, d := range dirs {
+					c, sn := b.Cos*d.X-b.Sin*d.Y, b.Sin*d.X+b.Cos*d.Y
+					from := ci.Vector2{X: p.X + c*inner, Y: p.Y + sn*inner}
+					to := ci.Vector2{X: p.X + c*outer, Y: p.Y + sn*outer}
+					tt, j := s.CastRayAmong(cands, from, to)
+					if j < 0 {
+						tt = -1
+					} else {
+						hits++
+					}
+					rays++
+					if math.Float64bits(got[k]) != math.Float64bits(tt) {
+						t.Fatalf("disc at %v from a ring at %v (rays from %v), ray %d: CastRing %v, CastRayAmong %v", q.Sub(p), p, inner, k, got[k], tt)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d rays hit", hits, rays)
+	if hits < rays/100 {
+		t.Errorf("only %d of %d rays hit a disc behind a start: the test proves little", hits, rays)
+	}
+}
