@@ -145,4 +145,21 @@ func EPuckProximityResponse(d float64) float64 {
 	return clamp01(float64(f32(298.701)*(d*d)) - float64(f32(36.8961)*d) + f32(1.08212))
 }
 
-func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
+// clamp01 is math.Max(0, math.Min(1, v)) bit for bit, for every v: 1
+// above 1 (+Inf too), +0 at or below 0 (-0 and -Inf too), v in between,
+// and math.NaN() (math's own NaN, whatever v's payload) for a NaN. It
+// saves the two calls, which the compiler does not inline on amd64 (they
+// are assembly there): a million e-pucks clamp eight readings each per
+// tick, and the calls cost as much as the response they clamp.
+func clamp01(v float64) float64 {
+	if v > 1 {
+		return 1
+	}
+	if v > 0 {
+		return v
+	}
+	if v <= 0 {
+		return 0
+	}
+	return math.NaN()
+}
