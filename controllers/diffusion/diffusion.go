@@ -227,40 +227,120 @@ func (c *Controller) ControlStep() {
 	// A robot that senses nothing (most of a sparse swarm) has the zero
 	// sum, whose angle and length are zero: no Atan2 and Hypot for it,
 	// and no reading to read when the sensor knows they are all zero.
-	angle, length := 0.0, 0.0
+	t := c.cone(0, 0)
 	if !c.ring.AllZero() {
-		angle, length = c.sum()
+		if mean, sensed := c.sum(); sensed {
+			t = c.decide(mean)
+		}
 	}
-	switch {
-	case angle >= -c.alpha && angle <= c.alpha && length < c.delta:
+	switch t {
+	case straight:
 		c.wheels.SetLinearVelocity(c.velocity, c.velocity)
-	case angle > 0: // obstacle on the left: turn right
+	case right:
 		c.wheels.SetLinearVelocity(c.velocity, 0)
-	default: // obstacle on the right or dead ahead: turn left
+	default:
 		c.wheels.SetLinearVelocity(0, c.velocity)
 	}
 }
 
-// sum returns the angle and length of the mean of the readings'
-// vectors (0, 0 when every reading is zero).
-func (c *Controller) sum() (angle, length float64) {
+// turn is what a robot does in a step.
+type turn uint8
+
+const (
+	straight turn = iota
+	right         // away from an obstacle on the left
+	left          // away from an obstacle on the right or dead ahead
+)
+
+// cone is the decision from the angle and length of the mean vector:
+// straight when it points within alpha of the front and is shorter than
+// delta; else right when it points to the left (a positive angle), left
+// otherwise.
+func (c *Controller) cone(angle, length float64) turn {
+	switch {
+	case angle >= -c.alpha && angle <= c.alpha && length < c.delta:
+		return straight
+	case angle > 0:
+		return right
+	default:
+		return left
+	}
+}
+
+// decide returns c.cone(mean.Angle(), mean.Length()), for every mean,
+// without the angle (an Atan2, the dearest part of a step when many
+// robots sense something), and often without the length, when the
+// signs of mean's coordinates tell. That is when each of them is plain
+// (finite, its magnitude in [2^-500, 2^500], so that their quotient is
+// neither zero nor infinite) and
+//   - x < 0 and alpha < pi/2: math.Atan2(y, x) is Atan(y/x) + pi when y >
+//     0 and Atan(y/x) - pi when y < 0, and Atan, in [-pi/2, pi/2], keeps
+//     the sign of the nonzero y/x: the angle is in [pi/2, pi] or [-pi,
+//     -pi/2] (the float sums too: pi - pi/2 is exact), outside the cone,
+//     and positive exactly when y is;
+//   - or x > 0 and the length, math.Hypot(x, y), is at least delta: the
+//     robot turns, whatever the angle, and Atan(y/x) has the sign of y.
+//     Hypot is max(|x|, |y|)*sqrt(1 + (min/max)^2) (its assembly and its
+//     Go), never below max(|x|, |y|): when |x| or |y| is at least delta,
+//     no Hypot either.
+//
+// Otherwise (x > 0 and shorter than delta, where the cone decides; a
+// coordinate zero, tiny, huge, infinite or NaN) it takes the angle.
+func (c *Controller) decide(mean ci.Vector2) turn {
+	x, y := mean.X, mean.Y
+	if !plain(x) || !plain(y) || x < 0 && c.alpha >= math.Pi/2 {
+		return c.cone(mean.Angle(), mean.Length())
+	}
+	if x < 0 || x >= c.delta || math.Abs(y) >= c.delta {
+		return sideOf(y)
+	}
+	length := mean.Length()
+	if length >= c.delta {
+		return sideOf(y)
+	}
+	return c.cone(mean.Angle(), length)
+}
+
+// sideOf returns the turn away from the side of y, a plain coordinate:
+// right when it is positive (an obstacle on the left), else left.
+func sideOf(y float64) turn {
+	if y > 0 {
+		return right
+	}
+	return left
+}
+
+// plain reports whether v is finite and its magnitude in [2^-500, 2^500]:
+// the quotient of two plain numbers is a normal number, not zero.
+func plain(v float64) bool {
+	a := math.Abs(v)
+	return a >= 0x1p-500 && a <= 0x1p500
+}
+
+// sum returns the mean of the readings' vectors, and whether a reading
+// was not zero (the zero vector and false when every reading is zero).
+func (c *Controller) sum() (mean ci.Vector2, sensed bool) {
 	readings := c.ring.Readings()
 	angles, dirs := c.ring.Directions()
 	var sum ci.Vector2
-	sensed := false
 	for i, r := range readings {
 		if r.Value != 0 {
-			sum = sum.Add(c.dir(i, r.Angle, angles, dirs).Scale(r.Value))
+			d := ci.Vector2{}
+			if i < len(dirs) && angles[i] == r.Angle {
+				d = dirs[i] // dir's first case, without the call
+			} else {
+				d = c.dir(i, r.Angle, angles, dirs)
+			}
+			sum = sum.Add(d.Scale(r.Value))
 			sensed = true
 		}
 	}
 	if !sensed {
-		return 0, 0
+		return ci.Vector2{}, false
 	}
 	// ARGoS divides by the number of readings unconditionally (there is
 	// at least one here)
-	sum = sum.Scale(1 / float64(len(readings)))
-	return sum.Angle(), sum.Length()
+	return sum.Scale(1 / float64(len(readings))), true
 }
 
 // Reset does nothing: the controller keeps no state between ticks.

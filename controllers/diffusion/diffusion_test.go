@@ -2,6 +2,7 @@ package diffusion_test
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -732,4 +733,56 @@ func TestAllZeroSkipsTheReadings(t *testing.T) {
 	if w.Left != 5 || w.Right != 0 {
 		t.Errorf("not all zero, obstacle on the left: wheels (%v, %v), want (5, 0)", w.Left, w.Right)
 	}
+}
+
+// lateReadings are e-puck rings (sensors at 17, 50, 90, 150, -150, -90,
+// -50 and -17 degrees) as robots stuck in a cluster read them, late in a
+// run: a neighbour touching in front, on a side or behind, two at once,
+// and faint ones just in reach, ahead or on a side.
+var lateReadings = map[string][8]float64{
+	"front-left":  {1, 0.6, 0, 0, 0, 0, 0, 0.3},
+	"right":       {0, 0, 0, 0, 0, 0.9, 0.5, 0.1},
+	"behind":      {0, 0, 0, 0.8, 0.7, 0, 0, 0},
+	"two":         {0.9, 0.2, 0, 0, 0, 0, 0.3, 0.95},
+	"faint-left":  {0, 0.1, 0.05, 0, 0, 0, 0, 0},
+	"faint-ahead": {0.05, 0, 0, 0, 0, 0, 0, 0.04},
+}
+
+// BenchmarkControlStepLate runs ControlStep on e-pucks whose ring offers
+// its directions and says its readings are not all zero, as the
+// simulator's does, on each of lateReadings and on all of them in turn.
+func BenchmarkControlStepLate(b *testing.B) {
+	names := slices.Sorted(maps.Keys(lateReadings))
+	controller := func(values [8]float64) *diffusion.Controller {
+		p := citest.NewEPuckProximity()
+		angles := make([]float64, p.Len())
+		dirs := make([]ci.Vector2, p.Len())
+		for i, r := range p.Readings() {
+			angles[i], dirs[i] = r.Angle, ci.FromPolar(1, r.Angle)
+		}
+		p.SetAll(values[:]...)
+		zero := false
+		ring := zeroRing{sharedRing{p, angles, dirs}, &zero}
+		r := citest.NewRobot("ep0", 1).AddActuator(ci.TagDifferentialSteering, &citest.Wheels{}).AddSensor(ci.TagEPuckProximity, ring)
+		c := diffusion.New()
+		if err := c.Init(r, ci.Params{}); err != nil {
+			b.Fatal(err)
+		}
+		return c
+	}
+	var all []*diffusion.Controller
+	for _, name := range names {
+		c := controller(lateReadings[name])
+		all = append(all, c)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				c.ControlStep()
+			}
+		})
+	}
+	b.Run("mix", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			all[i%len(all)].ControlStep()
+		}
+	})
 }
