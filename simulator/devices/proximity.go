@@ -15,7 +15,7 @@ type proximity struct {
 	r *entity.Robot
 	*proximityConf
 	readings []ci.ProximityReading
-	// zero: the last Update read nothing (every reading zero), which a
+	// zero: every reading of the last Update is zero (+0), which a
 	// controller can ask instead of reading the readings (AllZero)
 	zero bool
 }
@@ -125,10 +125,12 @@ func (p *proximity) Directions() (angles []float64, dirs []ci.Vector2) {
 	return p.ring.Angles, p.dirs
 }
 
-// AllZero reports whether every reading of the last Update is zero
-// because nothing was in reach (false when unknown: before the first
-// Update, or with noise). The diffusion controller asks it before
-// reading the readings: most robots of a sparse swarm sense nothing.
+// AllZero reports whether every reading of the last Update is zero:
+// nothing was in reach, or the response curve read nothing at the
+// distance of every hit (an e-puck's reads 0 beyond 5 cm of its 10 cm
+// range). It is false when unknown: before the first Update, or with
+// noise. The diffusion controller asks it before reading the readings:
+// most robots of a sparse swarm sense nothing.
 func (p *proximity) AllZero() bool { return p.zero }
 
 // Update casts one ray per sensor (space.CastRing: the bodies the rays
@@ -148,30 +150,46 @@ func (p *proximity) Update() {
 		t = make([]float64, len(p.dirs))
 	}
 	hits := p.r.Space.CastRing(p.r.Body, p.dirs, inner, outer, z, t)
-	if hits == 0 && p.noise == 0 {
+	readings, conf := p.readings, p.proximityConf
+	if conf.noise > 0 {
+		p.zero = false
+		for i := range readings {
+			v := 0.0
+			if t[i] >= 0 {
+				v = conf.response(t[i] * conf.ring.Range)
+			}
+			readings[i].Value = math.Max(0, math.Min(1, v+conf.noise*(2*p.r.Rand.Float64()-1)))
+		}
+		return
+	}
+	if hits == 0 {
 		// nothing in reach, no noise: every reading is zero, as they
 		// already are when the last Update found nothing either (the
 		// readings belong to the sensor: a robot alone tick after tick
 		// neither writes nor, through AllZero, reads their memory)
 		if !p.zero {
-			for i := range p.readings {
-				p.readings[i].Value = 0
+			for i := range readings {
+				readings[i].Value = 0
 			}
 			p.zero = true
 		}
 		return
 	}
-	p.zero = false
-	for i := range p.readings {
+	// Only the rays that met something go through the response curve;
+	// when it reads nothing at each of their hits the readings are all
+	// zero too, which AllZero says (a controller then reads none). A
+	// reading of -0 would not count as zero: the zero readings must be
+	// +0, as the path above leaves them.
+	rng, response, nonzero := conf.ring.Range, conf.response, uint64(0)
+	for i := range readings {
 		v := 0.0
-		if hits > 0 && t[i] >= 0 {
-			v = p.response(t[i] * p.ring.Range)
+		if t[i] >= 0 {
+			v = response(t[i] * rng)
+			nonzero |= math.Float64bits(v)
 		}
-		if p.noise > 0 {
-			v = math.Max(0, math.Min(1, v+p.noise*(2*p.r.Rand.Float64()-1)))
-		}
-		p.readings[i].Value = v
+		readings[i].Value = v
 	}
+	p.zero = nonzero == 0
 }
 
 // GenericProximityResponse is the reading of ARGoS's generic proximity
