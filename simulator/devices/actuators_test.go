@@ -1,7 +1,9 @@
 package devices_test
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -341,5 +343,53 @@ func TestLEDs(t *testing.T) {
 				checkError(t, err, []string{`unknown attribute "count"`})
 			}
 		})
+	}
+}
+
+// Exact wheels apply the speeds as they are set, and bit for bit as Apply
+// does (noisy's path without noise): a later Apply changes no bit of the
+// wheels or the drive, for any speed, zeros of either sign, infinities
+// and NaN included.
+func TestExactWheelsSetAsApply(t *testing.T) {
+	s := newArena(2)
+	r := addRobot(s, entity.EPuck, "r", 0, 0, 0, 1)
+	w := wheels(t, r, `<differential_steering implementation="default" />`)
+	rng := rand.New(rand.NewPCG(11, 12))
+	special := []float64{0, math.Copysign(0, -1), 5, -5, 1e-310, -1e-310, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	bits := func() [4]uint64 {
+		b := r.B()
+		return [4]uint64{math.Float64bits(r.Wheels[0]), math.Float64bits(r.Wheels[1]), math.Float64bits(b.TargetV), math.Float64bits(b.TargetW)}
+	}
+	check := func(left, right float64) {
+		w.SetLinearVelocity(left, right)
+		set := bits()
+		w.Apply()
+		if applied := bits(); applied != set {
+			t.Errorf("SetLinearVelocity(%v, %v) set wheels and drive %#x, Apply %#x", left, right, set, applied)
+		}
+	}
+	for _, l := range special {
+		for _, rr := range special {
+			check(l, rr)
+		}
+	}
+	for range 10000 {
+		check(math.Float64frombits(rng.Uint64()), 10*rng.NormFloat64())
+	}
+}
+
+// BenchmarkExactWheels sets the wheels of e-pucks as the diffusion
+// controller does, through the interface, cycling over 1024 robots.
+func BenchmarkExactWheels(b *testing.B) {
+	s := newArena(20)
+	var ws []ci.DifferentialSteeringActuator
+	for i := range 1024 {
+		r := addRobot(s, entity.EPuck, fmt.Sprint("r", i), float64(i%32)*0.5-8, float64(i/32)*0.5-8, 0, uint64(i))
+		ws = append(ws, wheels(b, r, `<differential_steering implementation="default" />`))
+	}
+	speeds := [3][2]float64{{5, 5}, {5, 0}, {0, 5}}
+	for i := 0; b.Loop(); i++ {
+		v := speeds[i%3]
+		ws[i&1023].SetLinearVelocity(v[0], v[1])
 	}
 }

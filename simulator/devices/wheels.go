@@ -50,11 +50,25 @@ func (w *wheels) CloneFor(r *entity.Robot) any {
 // speeds reach the robot before the next tick's physics, as the act
 // phase would apply them, and the act phase, which the wheels then
 // need not (Tickless), skips a pass over every robot's wheels and body.
+//
+// The exact path is Apply inlined: noisy returns its speed unchanged when
+// there is no noise, but for a zero, which it makes +0 (stopped). This
+// runs once per robot and tick, and Apply's two calls to noisy, which the
+// compiler does not inline (the noise draws make them too big), and the
+// call to Apply were a quarter of it.
 func (w *wheels) SetLinearVelocity(left, right float64) {
 	w.left, w.right = left, right
 	if w.exact() {
-		w.Apply()
+		w.r.SetWheels(stopped(left)/100, stopped(right)/100)
 	}
+}
+
+// stopped returns v, or +0 for -0: what noisy returns for exact wheels.
+func stopped(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	return v
 }
 
 // exact reports whether the wheels have no noise: Apply then draws no
