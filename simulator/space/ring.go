@@ -158,37 +158,8 @@ func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, noStatic bool, buf 
 	if s.clearOf(i, p, r) {
 		return buf, discs // no other mobile body comes within r of the body at p
 	}
-	add := func(it *mobileItem) {
-		d := it.pos.Sub(p)
-		reach := r + it.r
-		if d.X*d.X+d.Y*d.Y > reach*reach {
-			return
-		}
-		j := int(it.body)
-		if j == i || z < it.z0 || z > it.z1 {
-			return
-		}
-		if it.plain {
-			// written in place, field by field: a literal appended is
-			// built on the stack and copied, and the copy's wide loads
-			// of its narrow stores stall
-			n := len(discs)
-			if n == cap(discs) {
-				discs = append(discs, ringDisc{})
-			}
-			discs = discs[:n+1]
-			e, lim := &discs[n], it.r+f.tol
-			e.pos, e.rel = it.pos, d
-			e.r2, e.lim2, e.behind = it.r*it.r, lim*lim, f.inner-lim
-		} else {
-			buf = append(buf, it.body)
-		}
-	}
 	if list, ok := s.neighbours(i, p, p, r); ok {
-		for k := range list {
-			add(&list[k])
-		}
-		return buf, discs
+		return ringAdd(list, i, p, r, z, f, buf, discs)
 	}
 	mg := &s.mobile
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
@@ -200,9 +171,42 @@ func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, noStatic bool, buf 
 		} else {
 			k0, k1 = mg.rowDense(y, x0, x1)
 		}
-		for k := k0; k < k1; k++ {
-			add(&s.mitem[k])
+		buf, discs = ringAdd(s.mitem[k0:k1], i, p, r, z, f, buf, discs)
+	}
+	return buf, discs
+}
+
+// ringAdd appends to buf and discs those of items, other than body i,
+// whose disc comes within r of p and spans height z, as ringCands
+// does. A loop of its own, with buf and discs in locals: appended to by
+// a closure, they lived in memory, read and written again for every
+// item.
+func ringAdd(items []mobileItem, i int, p ci.Vector2, r, z float64, f ringFilter, buf []int32, discs []ringDisc) ([]int32, []ringDisc) {
+	for k := range items {
+		it := &items[k]
+		d := it.pos.Sub(p)
+		reach := r + it.r
+		if d.X*d.X+d.Y*d.Y > reach*reach {
+			continue
 		}
+		if int(it.body) == i || z < it.z0 || z > it.z1 {
+			continue
+		}
+		if !it.plain {
+			buf = append(buf, it.body)
+			continue
+		}
+		// written in place, field by field: a literal appended is built
+		// on the stack and copied, and the copy's wide loads of its
+		// narrow stores stall
+		n := len(discs)
+		if n == cap(discs) {
+			discs = append(discs, ringDisc{})
+		}
+		discs = discs[:n+1]
+		e, lim := &discs[n], it.r+f.tol
+		e.pos, e.rel = it.pos, d
+		e.r2, e.lim2, e.behind = it.r*it.r, lim*lim, f.inner-lim
 	}
 	return buf, discs
 }
