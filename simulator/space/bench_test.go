@@ -186,10 +186,21 @@ func BenchmarkStoredOrder(b *testing.B) {
 // which on a shared machine also counts the time other processes hold the
 // cores (a million robots at load 6 to 8 on two cores: 226 to 376 ns/robot
 // for 102 to 140 CPU ns, about what the simulator's ticks spend on their
-// rebuild).
+// rebuild). The random_order case stores the million robots in random
+// order instead, as a long run leaves them (their neighbours anywhere in
+// memory, as BenchmarkStoredOrder's): the rebuild's passes in body order
+// then read and write the index all over.
 func BenchmarkReindexDrift(b *testing.B) {
-	for _, n := range []int{100000, 1000000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
+	for _, c := range []struct {
+		n        int
+		shuffled bool
+	}{{100000, false}, {1000000, false}, {1000000, true}} {
+		name := fmt.Sprint(c.n)
+		if c.shuffled {
+			name += "_random_order"
+		}
+		b.Run(name, func(b *testing.B) {
+			n := c.n
 			side := 40 * math.Sqrt(float64(n)/10000)
 			placed := space.New(ci.Vector3{Z: 0.5}, ci.Vector3{X: side + 1, Y: side + 1, Z: 1})
 			p := space.NewPlacement(placed)
@@ -208,7 +219,11 @@ func BenchmarkReindexDrift(b *testing.B) {
 			}
 			s := space.New(placed.Center, placed.Size)
 			s.Grow(n)
-			for _, k := range s.LayoutOrder(n, func(k int) ci.Vector2 { return placed.Bodies[k].Pos }) {
+			order := s.LayoutOrder(n, func(k int) ci.Vector2 { return placed.Bodies[k].Pos })
+			if c.shuffled {
+				r.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+			}
+			for _, k := range order {
 				s.Add(placed.Bodies[k])
 			}
 			placed = nil
