@@ -32,14 +32,15 @@ func checkDecide(t *testing.T, c *Controller, mean ci.Vector2) (signs bool) {
 		t.Errorf("alpha %v delta %v mean (%v, %v) [%#x, %#x]: decide says %d, the angle and length say %d",
 			c.alpha, c.delta, mean.X, mean.Y, math.Float64bits(mean.X), math.Float64bits(mean.Y), got, want)
 	}
-	return plain(mean.X) && plain(mean.Y) && (mean.X < 0 && c.alpha < math.Pi/2 || mean.X > 0 && mean.Length() >= c.delta)
+	return plain(mean.X) && plain(mean.Y) && (mean.X < 0 && c.alpha < math.Pi/2 || mean.X > 0 && mean.Length() >= c.delta ||
+		mean.X > 0 && math.Abs(mean.Y) > mean.X && c.alpha < math.Pi/4)
 }
 
 // controllers returns controllers with cones from none to wider than
 // pi/2 and deltas from zero to above any mean of readings in [0, 1].
 func controllers() []*Controller {
 	var cs []*Controller
-	for _, alpha := range []float64{0, ci.Radians(DefaultAlpha), 1, math.Nextafter(math.Pi/2, 0), math.Pi / 2, 2, math.Pi, 4} {
+	for _, alpha := range []float64{0, ci.Radians(DefaultAlpha), math.Nextafter(math.Pi/4, 0), math.Pi / 4, math.Nextafter(math.Pi/4, 1), 0.79, 1, math.Nextafter(math.Pi/2, 0), math.Pi / 2, 2, math.Pi, 4} {
 		for _, delta := range []float64{0, 0x1p-600, DefaultDelta, 0.5, 1, 2} {
 			cs = append(cs, &Controller{alpha: alpha, delta: delta})
 		}

@@ -282,16 +282,22 @@ func (c *Controller) cone(angle, length float64) turn {
 //     robot turns, whatever the angle, and Atan(y/x) has the sign of y.
 //     Hypot is max(|x|, |y|)*sqrt(1 + (min/max)^2) (its assembly and its
 //     Go), never below max(|x|, |y|): when |x| or |y| is at least delta,
-//     no Hypot either.
+//     no Hypot either;
+//   - or 0 < x < |y| and alpha < pi/4: y/x rounds to 1 or more in
+//     magnitude, where Atan is pi/4 + xatan((t-1)/(t+1)) (xatan of zero
+//     is zero, of a positive number positive; its 0.5*Morebits is below
+//     half an ulp of pi/4) or, beyond tan(3pi/8), above 1.1: the angle is
+//     outside the cone, whatever the length.
 //
-// Otherwise (x > 0 and shorter than delta, where the cone decides; a
-// coordinate zero, tiny, huge, infinite or NaN) it takes the angle.
+// Otherwise (0 < x, |y| <= x and shorter than delta, where the cone
+// decides; a coordinate zero, tiny, huge, infinite or NaN) it takes the
+// angle.
 func (c *Controller) decide(mean ci.Vector2) turn {
 	x, y := mean.X, mean.Y
 	if !plain(x) || !plain(y) || x < 0 && c.alpha >= math.Pi/2 {
 		return c.cone(mean.Angle(), mean.Length())
 	}
-	if x < 0 || x >= c.delta || math.Abs(y) >= c.delta {
+	if x < 0 || x >= c.delta || math.Abs(y) >= c.delta || math.Abs(y) > x && c.alpha < math.Pi/4 {
 		return sideOf(y)
 	}
 	length := mean.Length()
