@@ -47,7 +47,13 @@ func (s *Space) CastRing(i int, dirs []ci.Vector2, inner, outer, z float64, t []
 	tol := 1e-7 * (1 + outer + math.Abs(p.X) + math.Abs(p.Y))
 	var buf [ringCands]int32
 	var dbuf [ringCands]ringDisc
-	cands, discs := s.ringCands(i, p, outer, z, noStatic, buf[:0], dbuf[:0], ringFilter{inner: inner, tol: tol})
+	// (a ray that runs inward, outer below inner, has its start on the
+	// far side: there the dot product rejects nothing)
+	start := inner
+	if outer < inner {
+		start = math.Inf(-1)
+	}
+	cands, discs := s.ringCands(i, p, outer, z, noStatic, buf[:0], dbuf[:0], ringFilter{inner: start, tol: tol})
 	if len(cands) == 0 && len(discs) == 0 {
 		return missAll(t[:len(dirs)])
 	}
@@ -127,7 +133,8 @@ type ringDisc struct {
 }
 
 // ringFilter is what ringCands needs to compute CastRing's per-disc
-// terms: the rays' start (inner) and the margin of its prefilters.
+// terms: the rays' start (inner; -Inf for rays that run inward, which
+// the start bound must not cut) and the margin of its prefilters.
 type ringFilter struct {
 	inner, tol float64
 }

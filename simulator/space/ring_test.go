@@ -157,16 +157,18 @@ func TestCastRingGrazingDiscs(t *testing.T) {
 // start (their centre behind it by their radius, give or take a few
 // roundings or a few margins), beside the ray's line or on it, far from
 // the origin too, must still read what CastRayAmong reads, bit for bit
-// (a ray that starts on a disc's edge reads 0 or passes it by).
+// (a ray that starts on a disc's edge reads 0 or passes it by). Rays
+// that run inward (outer below inner) have nothing behind their start
+// in that sense: a disc there lies on the ray.
 func TestCastRingDiscsBehindTheStart(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 34))
 	const R = 0.035
 	offsets := []float64{0, 1e-15, -1e-15, 1e-12, -1e-12, 1e-9, -1e-9, 1e-7, -1e-7, 1e-5, -1e-5}
 	hits, rays := 0, 0
 	for _, far := range []float64{0, 1, 150, 4000} {
-		for _, inner := range []float64{R, 0.08} {
+		for _, ends := range [][2]float64{{R, R + 0.1}, {0.08, 0.18}, {R + 0.1, R}} {
+			inner, outer := ends[0], ends[1]
 			for range 300 {
-				outer := inner + 0.1
 				s := New(ci.Vector3{X: far, Y: -far}, ci.Vector3{X: 20, Y: 20, Z: 1})
 				p := ci.Vector2{X: far + r.Float64() - 0.5, Y: -far + r.Float64() - 0.5}
 				b := Body{Shape: Disc, Radius: R, Height: 0.08, Movable: true, Pos: p}
@@ -177,9 +179,15 @@ func TestCastRingDiscsBehindTheStart(t *testing.T) {
 					dirs[k] = ci.FromPolar(1, float64(k)*math.Pi/4+r.Float64()*0.1)
 				}
 				// a disc behind the start of ray 0 by its radius, on the
-				// ray's line or beside it (within its radius)
+				// ray's line or beside it (within its radius); for rays
+				// that run inward, one behind the start in the sense of
+				// outward rays
 				c, sn := b.Cos*dirs[0].X-b.Sin*dirs[0].Y, b.Sin*dirs[0].X+b.Cos*dirs[0].Y
 				along := inner - R + offsets[r.IntN(len(offsets))]
+				if outer < inner {
+					// an inward ray: a disc in reach, at its end
+					along = outer + (2*r.Float64()-1)*R
+				}
 				side := 0.0
 				if r.IntN(2) == 0 {
 					side = (2*r.Float64() - 1) * R
