@@ -40,7 +40,7 @@ func checkDecide(t *testing.T, c *Controller, mean ci.Vector2) (signs bool) {
 // pi/2 and deltas from zero to above any mean of readings in [0, 1].
 func controllers() []*Controller {
 	var cs []*Controller
-	for _, alpha := range []float64{0, ci.Radians(DefaultAlpha), math.Nextafter(math.Pi/4, 0), math.Pi / 4, math.Nextafter(math.Pi/4, 1), 0.79, 1, math.Nextafter(math.Pi/2, 0), math.Pi / 2, 2, math.Pi, 4} {
+	for _, alpha := range []float64{0, ci.Radians(DefaultAlpha), math.Nextafter(math.Pi/4, 0), math.Pi / 4, math.Nextafter(math.Pi/4, 1), 0.79, math.Nextafter(0.66, 0), 0.66, math.Nextafter(0.66, 1), 1, math.Nextafter(math.Pi/2, 0), math.Pi / 2, 2, math.Pi, 4} {
 		for _, delta := range []float64{0, 0x1p-600, DefaultDelta, 0.5, 1, 2} {
 			cs = append(cs, &Controller{alpha: alpha, delta: delta})
 		}

@@ -269,8 +269,8 @@ func (c *Controller) cone(angle, length float64) turn {
 
 // decide returns c.cone(mean.Angle(), mean.Length()), for every mean,
 // without the angle (an Atan2, the dearest part of a step when many
-// robots sense something), and often without the length, when the
-// signs of mean's coordinates tell. That is when each of them is plain
+// robots sense something), and often without the length, when mean's
+// coordinates tell. That is when each of them is plain
 // (finite, its magnitude in [2^-500, 2^500], so that their quotient is
 // neither zero nor infinite) and
 //   - x < 0 and alpha < pi/2: math.Atan2(y, x) is Atan(y/x) + pi when y >
@@ -289,9 +289,14 @@ func (c *Controller) cone(angle, length float64) turn {
 //     half an ulp of pi/4) or, beyond tan(3pi/8), above 1.1: the angle is
 //     outside the cone, whatever the length.
 //
-// Otherwise (0 < x, |y| <= x and shorter than delta, where the cone
-// decides; a coordinate zero, tiny, huge, infinite or NaN) it takes the
-// angle.
+// And a mean shorter than delta with x > 0 is in the cone (straight)
+// when |y/x| <= alpha <= 0.66: Atan there is xatan, t + t*z with z =
+// t^2*P(t^2)/Q(t^2) <= 0 (P's coefficients are negative, Q's positive),
+// never farther from zero than t, and of t's sign.
+//
+// Otherwise (a mean shorter than delta with x > 0 that none of these
+// places, where the angle decides; a coordinate zero, tiny, huge,
+// infinite or NaN; x < 0 with a cone of pi/2 or more) it takes the angle.
 func (c *Controller) decide(mean ci.Vector2) turn {
 	x, y := mean.X, mean.Y
 	if !plain(x) || !plain(y) || x < 0 && c.alpha >= math.Pi/2 {
@@ -303,6 +308,9 @@ func (c *Controller) decide(mean ci.Vector2) turn {
 	length := mean.Length()
 	if length >= c.delta {
 		return sideOf(y)
+	}
+	if math.Abs(y/x) <= c.alpha && c.alpha <= 0.66 {
+		return straight
 	}
 	return c.cone(mean.Angle(), length)
 }
