@@ -20,9 +20,10 @@
 // body and the one that stopped it neither move nor change the velocity
 // they ask for, the same pair collides again, and the engine withdraws
 // the move without looking for neighbours (and without writing the body
-// again). Only the kept proposals that touch a moving neighbour's start
-// are checked again in the later rounds. Results are those of the plain
-// Jacobi iteration, bit for bit.
+// again). In the later rounds, a kept proposal is checked again only
+// against the neighbours whose start pose it touches that the round
+// before withdrew, the only ones that can make it collide now. Results
+// are those of the plain Jacobi iteration, bit for bit.
 //
 // # The plane
 //

@@ -44,13 +44,16 @@ type Engine struct {
 	reachOf  []float64 // per chunk: the longest proposed move
 	gone     [][]int32 // per chunk: proposals withdrawn in the last round
 	// keep, per chunk: the proposals the last round kept that a
-	// withdrawal may still make collide (see touches)
+	// withdrawal may still make collide, each with the moving neighbours
+	// whose start pose it touches (those whose withdrawal may make it
+	// collide, see conflicts): k, their number, then the neighbours
 	keep [][]int32
-	// recheck lists the objects a round after the first checks (those
-	// of keep), in chunks; nil in the first round, which checks every
-	// object.
+	// recheck (tests only, with recheckAll) lists the objects a round
+	// after the first checks in full, in chunks; nil in the first round,
+	// which checks every object.
 	recheck    []int32
 	recheckBuf []int32 // recheck's memory, kept from step to step
+	round      int     // the round the check job runs, 0 the first
 	// still, per object: it did not move in the last sub-step and
 	// proposes the same move (same target velocities, so the same bits)
 	// from the same pose in this one. When k and the object that made
@@ -311,36 +314,35 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 		// only shrink the set of moving bodies, so this ends (in two or
 		// three rounds in practice). After the first round, only the
 		// proposals that touch a moving neighbour's start pose can change
-		// their minds (touches).
+		// their minds, when that neighbour is withdrawn (keep).
 		e.useSpace = e.axis == 2 && e.iterations == 1
 		if !e.useSpace {
 			e.grid.Build(n, e.jobs.planePos, max(2*e.maxR+2*maxReach+1e-3, 0.25))
 		}
 		e.maxReach = maxReach
 		e.recheck = nil
-		for round := chunks; ; {
-			run.Run(round, e.jobs.check)
-			if !slices.ContainsFunc(e.gone[:round], func(g []int32) bool { return len(g) > 0 }) {
+		tasks := chunks
+		for e.round = 0; ; e.round++ {
+			run.Run(tasks, e.jobs.check)
+			if !slices.ContainsFunc(e.gone[:tasks], func(g []int32) bool { return len(g) > 0 }) {
 				break
 			}
 			// Jacobi: withdrawals take effect together, after the round
-			run.Run(round, e.jobs.withdraw)
+			run.Run(tasks, e.jobs.withdraw)
 			// the next round checks the kept proposals that a withdrawal
-			// may have made collide, each once (each is in one list)
-			next := e.recheckBuf[:0]
-			for _, kept := range e.keep[:round] {
-				next = append(next, kept...)
+			// may have made collide, chunk by chunk as the first (each
+			// chunk's list is short, most empty)
+			if !e.recheckAll {
+				continue
 			}
-			if e.recheckAll {
-				next = next[:0]
-				for k := range e.objs {
-					if e.objs[k].moving {
-						next = append(next, int32(k))
-					}
+			next := e.recheckBuf[:0]
+			for k := range e.objs {
+				if e.objs[k].moving {
+					next = append(next, int32(k))
 				}
 			}
 			e.recheck, e.recheckBuf = next, next
-			round = (len(next) + e.chunk - 1) / e.chunk
+			tasks = (len(next) + e.chunk - 1) / e.chunk
 		}
 		e.known, e.lastSub = true, e.sub
 		// 3. accept what is left: the last sub-step's in Commit, which
@@ -398,7 +400,8 @@ func (e *Engine) makeJobs() {
 		// check reads: the round is Jacobi
 		pad := e.maxR + e.maxReach
 		gone, keep := e.gone[c][:0], e.keep[c][:0]
-		if e.recheck == nil {
+		switch {
+		case e.round == 0:
 			for k := c * e.chunk; k < min((c+1)*e.chunk, len(e.objs)); k++ {
 				o := &e.objs[k]
 				if !o.moving {
@@ -411,21 +414,67 @@ func (e *Engine) makeJobs() {
 					gone = append(gone, int32(k))
 					continue
 				}
-				blocker, touches := e.conflicts(k, pad, true)
+				n := len(keep)
+				keep = append(keep, int32(k), 0)
+				blocker, touched := e.conflicts(k, pad, keep)
 				o.blocker = max(blocker, -1) // (a static body is not kept)
-				if blocker != free {
-					gone = append(gone, int32(k))
-				} else if touches {
-					keep = append(keep, int32(k))
+				switch {
+				case blocker != free:
+					gone, keep = append(gone, int32(k)), keep[:n]
+				case len(touched) == n+2:
+					keep = keep[:n] // it touches no moving neighbour
+				default:
+					keep = touched
+					keep[n+1] = int32(len(keep) - n - 2)
 				}
 			}
-		} else {
-			// (every object listed is moving: it was kept)
+		case e.recheck == nil:
+			// A kept proposal checked in full again would meet the same
+			// neighbours in the same states, save those withdrawn since:
+			// a withdrawal changes nothing else. So the proposal is
+			// checked against the neighbours it touches that the last
+			// round withdrew, each once, the only ones that may make it
+			// collide now; the others stay listed, in place (the list
+			// only shrinks).
+			list := e.keep[c]
+			keep = list[:0]
+			for i := 0; i < len(list); {
+				k, n := list[i], int(list[i+1])
+				touched := list[i+2 : i+2+n]
+				i += 2 + n
+				o := &e.objs[k]
+				var cand, old space.Footprint
+				made, collides := false, false
+				m := len(keep)
+				keep = append(keep, k, 0)
+				for _, j := range touched {
+					q := &e.objs[j]
+					if q.moving {
+						keep = append(keep, j)
+						continue
+					}
+					if !made {
+						cand, old, made = e.footprint(o, o.cand, o.cc, o.cs), e.footprint(o, o.p, o.cos, o.sin), true
+					}
+					if e.collides(o, q, &cand, &old) {
+						collides = true
+						break
+					}
+				}
+				switch {
+				case collides:
+					gone, keep = append(gone, k), keep[:m]
+				case len(keep) == m+2:
+					keep = keep[:m] // no moving neighbour left to withdraw
+				default:
+					keep[m+1] = int32(len(keep) - m - 2)
+				}
+			}
+		default:
+			// (tests: every object listed is moving)
 			for _, k := range e.recheck[c*e.chunk : min((c+1)*e.chunk, len(e.recheck))] {
-				if blocker, _ := e.conflicts(int(k), pad, false); blocker != free {
+				if blocker, _ := e.conflicts(int(k), pad, nil); blocker != free {
 					gone = append(gone, k)
-				} else {
-					keep = append(keep, k)
 				}
 			}
 		}
@@ -580,12 +629,12 @@ const (
 
 // conflicts reports whether object k's proposal makes it overlap another
 // proposal (or a static body) more than it did before the move: it
-// returns the object it found so (or static, or free for none). In the
-// first round, where every proposal is checked, it also reports whether
-// the proposal, if kept, touches a moving neighbour's start pose: only
-// then can a later round withdraw it, as the neighbour's proposal is
-// withdrawn (a withdrawn proposal is the start pose).
-func (e *Engine) conflicts(k int, pad float64, first bool) (blocker int32, touches bool) {
+// returns the object it found so (or static, or free for none). When it
+// finds none, it also appends to touched the moving neighbours whose
+// start pose the proposal touches: only the withdrawal of one of them
+// (a withdrawn proposal is the start pose) can make a later round
+// withdraw this proposal.
+func (e *Engine) conflicts(k int, pad float64, touched []int32) (blocker int32, _ []int32) {
 	o := &e.objs[k]
 	// the footprints before and after the move, made when a body comes
 	// near (most proposals meet nothing)
@@ -611,9 +660,10 @@ func (e *Engine) conflicts(k int, pad float64, first bool) (blocker int32, touch
 			// a later round's check of the proposal against q's start
 			// pose (the same test as below, after q's withdrawal) may
 			// find a contact
-			if first && !touches && q.moving {
-				d := q.p.Sub(o.cand)
-				touches = !(d.X*d.X+d.Y*d.Y > r*r)
+			if q.moving {
+				if d := q.p.Sub(o.cand); !(d.X*d.X+d.Y*d.Y > r*r) {
+					touched = append(touched, j)
+				}
 			}
 			// discs around both footprints that do not meet: no contact
 			d := q.cand.Sub(o.cand)
@@ -623,17 +673,13 @@ func (e *Engine) conflicts(k int, pad float64, first bool) (blocker int32, touch
 			if !made {
 				cand, old, made = e.footprint(o, o.cand, o.cc, o.cs), e.footprint(o, o.p, o.cos, o.sin), true
 			}
-			other := e.footprint(q, q.cand, q.cc, q.cs)
-			if g := space.FootprintGap(&cand, &other); g < 0 {
-				before := e.footprint(q, q.p, q.cos, q.sin)
-				if g < space.FootprintGap(&old, &before) {
-					return j, false
-				}
+			if e.collides(o, q, &cand, &old) {
+				return j, touched
 			}
 		}
 	}
 	if e.axis != 2 {
-		return free, touches
+		return free, touched
 	}
 	var buf [nearBuf]int32
 	for _, i := range e.sp.AppendStatic(lo, hi, buf[:0]) {
@@ -646,10 +692,21 @@ func (e *Engine) conflicts(k int, pad float64, first bool) (blocker int32, touch
 		}
 		s := b.Footprint()
 		if g := space.FootprintGap(&cand, &s); g < 0 && g < space.FootprintGap(&old, &s) {
-			return static, false
+			return static, touched
 		}
 	}
-	return free, touches
+	return free, touched
+}
+
+// collides reports whether o's proposal, whose footprint is cand (old
+// before the move), overlaps q's more than o's start overlaps q's start.
+func (e *Engine) collides(o, q *object, cand, old *space.Footprint) bool {
+	other := e.footprint(q, q.cand, q.cc, q.cs)
+	if g := space.FootprintGap(cand, &other); g < 0 {
+		before := e.footprint(q, q.p, q.cos, q.sin)
+		return g < space.FootprintGap(old, &before)
+	}
+	return false
 }
 
 // Commit implements physics.Engine.

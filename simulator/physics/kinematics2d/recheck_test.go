@@ -1,12 +1,14 @@
 package kinematics2d
 
 import (
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
 	"github.com/argosgo/argos/simulator/physics"
+	"github.com/argosgo/argos/simulator/physics/physicstest"
 	"github.com/argosgo/argos/simulator/space"
 )
 
@@ -37,8 +39,50 @@ func TestRecheckSkipsBodiesThatDoNotMove(t *testing.T) {
 	if pa, pb := sp.Bodies[a].Pos, sp.Bodies[b].Pos; pa != (ci.Vector2{}) || pb != (ci.Vector2{X: 0.075}) {
 		t.Fatalf("the two e-pucks moved into each other: %v, %v", pa, pb)
 	}
-	if len(e.recheck) != 0 {
-		t.Errorf("rechecked %v, which do not move", e.recheck)
+	for c, kept := range e.keep {
+		if len(kept) != 0 {
+			t.Errorf("chunk %d: rechecked %v, which do not move", c, kept)
+		}
+	}
+}
+
+// A train of e-pucks nose to tail drives into a standing one: the front
+// proposal is withdrawn in the first round, and each withdrawal makes the
+// proposal behind collide with the start pose it touches, one round
+// later, down the train (the bodies in an order that puts neighbours in
+// different chunks). A round after the first checks only the proposals
+// that touch a withdrawn neighbour, with the results of plain Jacobi
+// rounds.
+func TestWithdrawalsRunDownATrain(t *testing.T) {
+	const n = 20
+	for _, run := range []physics.Runner{physics.Serial{}, physicstest.Goroutines{}} {
+		var bodies []space.Body
+		for k := range n {
+			// body k at place perm(k): 0 is the front, n the standing one
+			x := -0.075 * float64((7*k)%n)
+			bodies = append(bodies, epuck(x, 0, 0, 0.1))
+		}
+		bodies = append(bodies, epuck(0.075, 0, math.Pi, 0))
+		w := newWorld(t, bodies, run)
+		w.e.Step(0.1, w.run)
+		if w.e.round != n {
+			t.Errorf("the rounds ended after round %d, want %d (one withdrawal each)", w.e.round, n)
+		}
+		w.e.Commit(w.run)
+		for i := range bodies {
+			if w.sp.Bodies[i].Pos != bodies[i].Pos {
+				t.Errorf("e-puck %d moved from %v to %v", i, bodies[i].Pos, w.sp.Bodies[i].Pos)
+			}
+		}
+		w.sp.Reindex()
+		// the same again, compared with plain rounds (the reference's
+		// first step too)
+		w.refE.Step(0.1, w.run)
+		w.refE.Commit(w.run)
+		w.ref.Reindex()
+		for range 3 {
+			w.tick(t)
+		}
 	}
 }
 
