@@ -16,14 +16,16 @@
 //
 // Bodies do not slide along what they touch: a body that keeps asking for
 // a move into another is stopped tick after tick. A long run of a crowded
-// swarm gathers many such stuck bodies, and they cost little: while a
-// body and the one that stopped it neither move nor change the velocity
-// they ask for, the same pair collides again, and the engine withdraws
-// the move without looking for neighbours (and without writing the body
-// again). In the later rounds, a kept proposal is checked again only
-// against the neighbours whose start pose it touches that the round
-// before withdrew, the only ones that can make it collide now. Results
-// are those of the plain Jacobi iteration, bit for bit.
+// swarm gathers many such stuck bodies, and they cost little: a body that
+// did not move and asks for the same velocity proposes the move it was
+// stopped from again without working it out anew (no sines and cosines
+// for a turn), and while it and the one that stopped it neither move nor
+// change the velocity they ask for, the same pair collides again: the
+// engine withdraws the move without looking for neighbours (and without
+// writing the body again). In the later rounds, a kept proposal is
+// checked again only against the neighbours whose start pose it touches
+// that the round before withdrew, the only ones that can make it collide
+// now. Results are those of the plain Jacobi iteration, bit for bit.
 //
 // # The plane
 //

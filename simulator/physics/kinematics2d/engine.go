@@ -110,13 +110,24 @@ type object struct {
 	radius   float64
 	p        ci.Vector2 // plane coordinates
 	a        float64
-	cos, sin float64    // of a
-	cand     ci.Vector2 // proposed pose of this sub-step
-	candA    float64
-	cc, cs   float64 // cosine and sine of candA
-	tv, tw   float64 // the target velocities of its last proposal
-	vel      ci.Vector2
-	angVel   float64
+	cos, sin float64 // of a
+	// proposed pose of this sub-step, when moving; otherwise the last
+	// one made (the pose is p)
+	cand   ci.Vector2
+	candA  float64
+	cc, cs float64 // cosine and sine of candA
+	tv, tw float64 // the target velocities of its last proposal
+	vel    ci.Vector2
+	angVel float64
+}
+
+// pose returns where o is at the end of the sub-step as the round knows
+// it: its proposal when it moves, its pose when not.
+func (o *object) pose() ci.Vector2 {
+	if o.moving {
+		return o.cand
+	}
+	return o.p
 }
 
 // footprint returns object o's footprint at p, turned by (cos, sin). A
@@ -482,9 +493,8 @@ func (e *Engine) makeJobs() {
 	}
 	e.jobs.withdraw = func(c int) {
 		for _, k := range e.gone[c] {
-			o := &e.objs[k]
-			o.moving = false
-			o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.cos, o.sin
+			// (the proposal stays, for propose to find it again)
+			e.objs[k].moving = false
 		}
 	}
 	e.jobs.accept = func(c int) {
@@ -522,21 +532,24 @@ func (e *Engine) makeJobs() {
 	}
 }
 
-// accept makes o's proposal its pose (o is object k).
+// accept makes o's proposal its pose (o is object k): a withdrawn
+// object (not moving) keeps its pose, and its proposal for propose.
 func (e *Engine) accept(o *object, k int) {
+	prev := o.p
+	if o.moving {
+		o.p, o.a, o.cos, o.sin = o.cand, o.candA, o.cc, o.cs
+		// an accepted move's cosine and sine came from Sincos of its
+		// heading (or were exact before a straight move)
+		o.exact = true
+	}
 	if e.last {
 		// the move of the tick over the tick's length
-		prev := o.p
 		if e.iterations > 1 {
 			prev = e.start[k].prevP
 		}
-		o.vel = o.cand.Sub(prev).Scale(1 / e.dt)
+		o.vel = o.p.Sub(prev).Scale(1 / e.dt)
 		// (propose set angVel, reading the body once a sub-step)
 	}
-	o.p, o.a, o.cos, o.sin = o.cand, o.candA, o.cc, o.cs
-	// an accepted move's cosine and sine came from Sincos of its heading
-	// (or were exact before a straight move)
-	o.exact = o.exact || o.moving
 }
 
 // nearBuf is how many neighbours near finds without allocating.
@@ -590,9 +603,12 @@ func (e *Engine) propose(o *object, still *bool, dt float64) float64 {
 		o.angVel = w
 	}
 	reach := math.Abs(v) * dt
-	o.cand, o.candA, o.cc, o.cs = o.p, o.a, o.cos, o.sin
 	o.moving = v != 0 || w != 0
-	if !o.moving {
+	if !o.moving || *still {
+		// no proposal (conflicts and accept read the pose of an object
+		// that does not move), or the one of the last sub-step, which
+		// o did not move in: made from the same pose, velocities and
+		// length, it is the same, bit for bit (withdraw left it)
 		return reach
 	}
 	da := w * dt
@@ -607,6 +623,7 @@ func (e *Engine) propose(o *object, still *bool, dt float64) float64 {
 		// a straight move (no turn: da is zero): the heading's cosine
 		// and sine are those Sincos would give again
 		o.cand = ci.Vector2{X: o.p.X + d*o.cos, Y: o.p.Y + d*o.sin}
+		o.cc, o.cs = o.cos, o.sin
 		return reach
 	}
 	// (math.Sincos gives math.Sin and math.Cos bit for bit)
@@ -666,7 +683,7 @@ func (e *Engine) conflicts(k int, pad float64, touched []int32) (blocker int32, 
 				}
 			}
 			// discs around both footprints that do not meet: no contact
-			d := q.cand.Sub(o.cand)
+			d := q.pose().Sub(o.cand)
 			if d.X*d.X+d.Y*d.Y > r*r {
 				continue
 			}
@@ -699,9 +716,13 @@ func (e *Engine) conflicts(k int, pad float64, touched []int32) (blocker int32, 
 }
 
 // collides reports whether o's proposal, whose footprint is cand (old
-// before the move), overlaps q's more than o's start overlaps q's start.
+// before the move), overlaps q's (q's pose, when q does not move) more
+// than o's start overlaps q's start.
 func (e *Engine) collides(o, q *object, cand, old *space.Footprint) bool {
 	other := e.footprint(q, q.cand, q.cc, q.cs)
+	if !q.moving {
+		other = e.footprint(q, q.p, q.cos, q.sin)
+	}
 	if g := space.FootprintGap(cand, &other); g < 0 {
 		before := e.footprint(q, q.p, q.cos, q.sin)
 		return g < space.FootprintGap(old, &before)

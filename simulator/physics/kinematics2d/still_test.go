@@ -59,7 +59,8 @@ func (w *world) target(i int, v, om float64) {
 }
 
 // tick steps both and returns the bodies withdrawn by the blocker
-// shortcut; it fails the test when a pose differs, bit for bit.
+// shortcut; it fails the test when a pose or a proposal differs, bit for
+// bit (the reference makes every proposal afresh).
 func (w *world) tick(t *testing.T) (short []int) {
 	t.Helper()
 	w.e.Step(0.1, w.run)
@@ -68,9 +69,19 @@ func (w *world) tick(t *testing.T) (short []int) {
 			short = append(short, int(o.body))
 		}
 	}
+	w.refE.Step(0.1, w.run)
+	for k := range w.e.objs {
+		a, b := &w.e.objs[k], &w.refE.objs[k]
+		if a.tv == 0 && a.tw == 0 {
+			continue // no proposal
+		}
+		if !sameBits(a.cand.X, b.cand.X) || !sameBits(a.cand.Y, b.cand.Y) || !sameBits(a.candA, b.candA) ||
+			!sameBits(a.cc, b.cc) || !sameBits(a.cs, b.cs) {
+			t.Fatalf("object %d proposed %v heading %v, %v %v made afresh", k, a.cand, a.candA, b.cand, b.candA)
+		}
+	}
 	w.e.Commit(w.run)
 	w.sp.Reindex()
-	w.refE.Step(0.1, w.run)
 	w.refE.Commit(w.run)
 	w.ref.Reindex()
 	for i := range w.sp.Bodies {
@@ -245,6 +256,46 @@ func TestMovedBodiesAreNotStill(t *testing.T) {
 	}
 	if !w.e.still[1] {
 		t.Error("the standing e-puck is not still")
+	}
+}
+
+// A body stuck while turning proposes the same arc from the same pose
+// tick after tick: propose keeps the proposal the body was withdrawn from
+// instead of finding its sines and cosines again, but not once the body
+// moved, or asks for another velocity.
+func TestStillBodiesKeepTheirProposal(t *testing.T) {
+	w := newWorld(t, []space.Body{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0)}, physics.Serial{})
+	w.target(0, 0.1, 0.2) // an arc to the left, into the standing e-puck
+	for range 3 {
+		w.tick(t)
+	}
+	o := &w.e.objs[0]
+	if o.moving || w.sp.Bodies[0].Pos != (ci.Vector2{}) {
+		t.Fatal("the turning e-puck moved")
+	}
+	// a proposal that does not collide, left as if a step made it (and
+	// no blocker, so that the step checks it)
+	sentinel := ci.Vector2{X: -1}
+	o.cand, o.blocker = sentinel, -1
+	w.e.Step(0.1, w.run)
+	if !w.e.still[0] || o.cand != sentinel {
+		t.Fatalf("the stuck e-puck proposed %v afresh (still %v)", o.cand, w.e.still[0])
+	}
+	w.e.Commit(w.run)
+	if got := w.sp.Bodies[0].Pos; got != sentinel {
+		t.Fatalf("e-puck at %v, want the sentinel proposal %v", got, sentinel)
+	}
+	w.sp.Reindex()
+	// it moved: it proposes afresh, and so after a change of velocity
+	for _, v := range []float64{0.1, 0.05} {
+		w.target(0, v, 0.2)
+		o.cand = sentinel
+		w.e.Step(0.1, w.run)
+		if w.e.still[0] || o.cand == sentinel {
+			t.Fatalf("target speed %v: the e-puck kept its proposal (still %v)", v, w.e.still[0])
+		}
+		w.e.Commit(w.run)
+		w.sp.Reindex()
 	}
 }
 
