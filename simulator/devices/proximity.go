@@ -26,7 +26,11 @@ type proximityConf struct {
 	ring     *entity.ProximityRing
 	response func(d float64) float64
 	noise    float64
-	ShowRays bool
+	// zeroBeyond: the response reads +0 beyond this distance from the
+	// sensor (the model's ring's ZeroBeyond, for its own curve); 0: not
+	// known to
+	zeroBeyond float64
+	ShowRays   bool
 	// dirs are the sensor directions in the robot's frame, shared by the
 	// sensors of every robot of a model.
 	dirs []ci.Vector2
@@ -56,10 +60,10 @@ func proximityFactory(m *entity.RobotModel) Factory {
 				n.Name, m.Type, r.ID, r.Model.Type, r.Model.Proximity.Tag)
 		}
 		p := &proximity{r: r, proximityConf: &proximityConf{ring: &r.Model.Proximity}}
-		p.response = p.ring.Response
+		p.response, p.zeroBeyond = p.ring.Response, p.ring.ZeroBeyond
 		if m == nil {
 			// ARGoS's generic sensor has its own curve, whatever the robot
-			p.response = GenericProximityResponse
+			p.response, p.zeroBeyond = GenericProximityResponse, 0
 		}
 		var err error
 		if p.noise, err = n.FloatOr("noise_level", 0); err != nil {
@@ -133,9 +137,18 @@ func (p *proximity) Directions() (angles []float64, dirs []ci.Vector2) {
 // most robots of a sparse swarm sense nothing.
 func (p *proximity) AllZero() bool { return p.zero }
 
+// zeroMargin is how far beyond a response's ZeroBeyond the bodies a ring
+// gathers reach, in metres: far more than the rounding of a hit's
+// distance, so that a hit Update leaves out reads +0 on the curve.
+const zeroMargin = 1e-6
+
 // Update casts one ray per sensor (space.CastRing: the bodies the rays
 // can reach are gathered once per robot, and a robot with nothing in
-// reach reads zeros without casting).
+// reach reads zeros without casting). When the response reads nothing
+// beyond some distance (zeroBeyond), only the bodies that come within
+// it (space.CastRingWithin) are gathered: a hit on a farther body
+// would read +0, as a ray that meets nothing does, with or without
+// noise.
 func (p *proximity) Update() {
 	b := p.r.B()
 	z := b.Z + p.ring.Height
@@ -149,8 +162,12 @@ func (p *proximity) Update() {
 	if len(p.dirs) > len(buf) {
 		t = make([]float64, len(p.dirs))
 	}
-	hits := p.r.Space.CastRing(p.r.Body, p.dirs, inner, outer, z, t)
 	readings, conf := p.readings, p.proximityConf
+	reach := outer
+	if conf.zeroBeyond > 0 {
+		reach = min(outer, inner+conf.zeroBeyond+zeroMargin)
+	}
+	hits := p.r.Space.CastRingWithin(p.r.Body, p.dirs, inner, outer, reach, z, t)
 	if conf.noise > 0 {
 		p.zero = false
 		for i := range readings {

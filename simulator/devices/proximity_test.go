@@ -710,3 +710,62 @@ func TestProximityAllZeroWhenTheCurveReadsNothing(t *testing.T) {
 		t.Errorf("the test proves little")
 	}
 }
+
+// A sensor whose response reads nothing beyond some distance (an
+// e-puck's, beyond 5 cm) gathers only the bodies within it: its readings
+// must stay, bit for bit, those of the full rays (space.CastRing) through
+// the curve, for e-pucks crowded at random (some at about 5 cm of a
+// sensor), with the model's curve and with the generic one.
+func TestProximityReadsAsTheFullRays(t *testing.T) {
+	s := newArena(4)
+	rng := rand.New(rand.NewPCG(11, 12))
+	place := space.NewPlacement(s)
+	var robots []*entity.Robot
+	for len(robots) < 300 {
+		x, y := -1.2+2.4*rng.Float64(), -1.2+2.4*rng.Float64()
+		if b := (space.Body{Shape: space.Disc, Radius: entity.EPuck.Radius, Height: entity.EPuck.Height, Pos: ci.Vector2{X: x, Y: y}}); !place.Fits(&b) {
+			continue
+		}
+		r := addRobot(s, entity.EPuck, "ep"+strconv.Itoa(len(robots)), x, y, rng.Float64()*360, uint64(len(robots)))
+		place.Insert(r.Body)
+		robots = append(robots, r)
+	}
+	s.Reindex()
+	ring := &entity.EPuck.Proximity
+	if ring.ZeroBeyond <= 0 || ring.ZeroBeyond >= ring.Range {
+		t.Fatalf("the e-puck's ZeroBeyond %v: the test needs one within its range %v", ring.ZeroBeyond, ring.Range)
+	}
+	dirs := make([]ci.Vector2, len(ring.Angles))
+	for k, a := range ring.Angles {
+		dirs[k] = ci.FromPolar(1, a)
+	}
+	tt := make([]float64, len(dirs))
+	var far int
+	for _, tag := range []string{"epuck_proximity", "proximity"} {
+		response := ring.Response
+		if tag == "proximity" {
+			response = devices.GenericProximityResponse
+		}
+		for _, r := range robots {
+			p := proximitySensor(t, r, "<"+tag+` implementation="default"/>`)
+			p.Update()
+			b := r.B()
+			s.CastRing(r.Body, dirs, b.Radius, b.Radius+ring.Range, b.Z+ring.Height, tt)
+			for k, rd := range p.Readings() {
+				want := 0.0
+				if tt[k] >= 0 {
+					want = response(tt[k] * ring.Range)
+					if tt[k]*ring.Range > ring.ZeroBeyond {
+						far++
+					}
+				}
+				if math.Float64bits(rd.Value) != math.Float64bits(want) {
+					t.Fatalf("<%s> of robot %s, sensor %d: reads %v, the full ray %v (hit at %v)", tag, r.ID, k, rd.Value, want, tt[k]*ring.Range)
+				}
+			}
+		}
+	}
+	if far == 0 {
+		t.Error("no ray met a body beyond ZeroBeyond: the test proves little")
+	}
+}

@@ -45,13 +45,17 @@ type RobotModel struct {
 // sensor, starting Radius from the robot's centre (0: at the body's edge),
 // Range long, Height above the robot's bottom, along Angles (radians
 // counter-clockwise from the front, in the model's reading order).
+// Response reads +0 at every distance beyond ZeroBeyond when it is above
+// 0 (the e-puck's beyond 5 cm): the simulator's sensor then gathers only
+// the bodies that come that near.
 type ProximityRing struct {
-	Tag      string
-	Angles   []float64
-	Radius   float64
-	Range    float64
-	Height   float64
-	Response func(d float64) float64
+	Tag        string
+	Angles     []float64
+	Radius     float64
+	Range      float64
+	Height     float64
+	Response   func(d float64) float64
+	ZeroBeyond float64
 }
 
 // f32 is x rounded to single precision: ARGoS 3 writes many of its model
@@ -88,7 +92,7 @@ var EPuck = &RobotModel{
 	MaxForce: 1.5, MaxTorque: 1.5,
 	Proximity: ProximityRing{
 		Tag: ci.TagEPuckProximity, Angles: ePuckProximityAngles(), Range: f32(0.1), Height: f32(0.06),
-		Response: EPuckProximityResponse,
+		Response: EPuckProximityResponse, ZeroBeyond: 0.05,
 	},
 	LEDs: 8,
 	// ARGoS 3's epuck_entity.cpp.

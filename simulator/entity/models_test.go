@@ -2,6 +2,7 @@ package entity_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/argosgo/argos/ci"
@@ -172,5 +173,37 @@ func TestModels(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A ring's response reads +0, bit for bit, at every distance beyond its
+// ZeroBeyond (the simulator's sensor then leaves farther bodies out):
+// just beyond it, on a fine sweep to well past the range, at random and
+// at infinity. The e-puck's must say so, within its range.
+func TestZeroBeyond(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, m := range []*entity.RobotModel{entity.FootBot, entity.EPuck, entity.EyeBot} {
+		ring := &m.Proximity
+		if ring.ZeroBeyond <= 0 {
+			if m == entity.EPuck {
+				t.Errorf("the e-puck's ring has no ZeroBeyond, though its curve reads 0 beyond 5 cm")
+			}
+			continue
+		}
+		if ring.ZeroBeyond >= ring.Range {
+			t.Errorf("%s: ZeroBeyond %v is not within the range %v", m.Type, ring.ZeroBeyond, ring.Range)
+		}
+		ds := []float64{math.Nextafter(ring.ZeroBeyond, 1), math.Inf(1), math.MaxFloat64}
+		for d := ring.ZeroBeyond; d < 3*ring.Range; d += 1e-6 {
+			ds = append(ds, math.Nextafter(d, 1))
+		}
+		for range 100000 {
+			ds = append(ds, ring.ZeroBeyond+r.Float64()*ring.Range)
+		}
+		for _, d := range ds {
+			if v := ring.Response(d); math.Float64bits(v) != 0 {
+				t.Fatalf("%s: Response(%v) = %v beyond ZeroBeyond %v, not +0", m.Type, d, v, ring.ZeroBeyond)
+			}
+		}
 	}
 }

@@ -223,3 +223,62 @@ func TestCastRingDiscsBehindTheStart(t *testing.T) {
 		t.Errorf("only %d of %d rays hit a disc behind a start: the test proves little", hits, rays)
 	}
 }
+
+// CastRingWithin is CastRing for the bodies within reach: with reach at
+// or above outer it writes CastRing's fractions bit for bit; below, each
+// ray reads CastRing's fraction wherever CastRing's hit lies within reach
+// of the body's centre (the ray's start at inner, then a fraction of its
+// length). Elsewhere it may read -1 or a later hit (a body of which
+// another part comes within reach: a wall, a nub), never an earlier one.
+func TestCastRingWithin(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	s := randomSpace(r, 2000)
+	for range 800 {
+		b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true,
+			Pos: ci.Vector2{X: r.Float64() * 2, Y: r.Float64() * 2}}
+		if r.IntN(4) == 0 {
+			b.SetNub(0.01, 0.035, r.Float64()*2*math.Pi)
+		}
+		b.SetYaw(r.Float64() * 2 * math.Pi)
+		s.Add(b)
+	}
+	s.Reindex()
+	dirs := make([]ci.Vector2, 8)
+	for k := range dirs {
+		dirs[k] = ci.FromPolar(1, r.Float64()*2*math.Pi)
+	}
+	full, within := make([]float64, len(dirs)), make([]float64, len(dirs))
+	kept, dropped := 0, 0
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		if b.Removed || !b.Movable {
+			continue
+		}
+		inner, z := b.Radius, b.Z+b.Height/2
+		outer := inner + 0.1
+		s.CastRing(i, dirs, inner, outer, z, full)
+		for _, reach := range []float64{outer, outer + 1, inner + 0.05, inner + 0.02, inner} {
+			s.CastRingWithin(i, dirs, inner, outer, reach, z, within)
+			for k := range dirs {
+				f, w := full[k], within[k]
+				switch {
+				case math.Float64bits(w) == math.Float64bits(f):
+					if f >= 0 && reach < outer {
+						kept++
+					}
+				case reach >= outer || f < 0 || w >= 0 && w < f:
+					t.Fatalf("body %d, reach %v, ray %d: CastRingWithin %v, CastRing %v", i, reach, k, w, f)
+				case inner+f*(outer-inner) <= reach-1e-9:
+					t.Fatalf("body %d, reach %v, ray %d: CastRingWithin %v, CastRing a hit %v from the centre",
+						i, reach, k, w, inner+f*(outer-inner))
+				default:
+					dropped++
+				}
+			}
+		}
+	}
+	t.Logf("below outer: %d hits kept, %d beyond reach dropped", kept, dropped)
+	if kept == 0 || dropped == 0 {
+		t.Error("the test proves little")
+	}
+}
