@@ -10,7 +10,6 @@ import (
 
 	"math/rand/v2"
 	"runtime"
-	"time"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/config"
@@ -461,20 +460,18 @@ func BenchmarkProximityUpdate(b *testing.B) {
 		// what other processes' load changes least
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		least := time.Duration(math.MaxInt64)
+		var least threadcpu.Least
 		b.ReportAllocs()
 		for b.Loop() {
-			t0, ok := threadcpu.Now()
+			least.Start()
 			for _, p := range sensors {
 				p.Update()
 			}
-			if t1, _ := threadcpu.Now(); ok {
-				least = min(least, t1-t0)
-			}
+			least.Stop()
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(sensors)), "ns/update")
-		if least < math.MaxInt64 {
-			b.ReportMetric(float64(least.Nanoseconds())/float64(len(sensors)), "min-cpu-ns/update")
+		if ns, ok := least.Per(float64(len(sensors))); ok {
+			b.ReportMetric(ns, "min-cpu-ns/update")
 		}
 	})
 }

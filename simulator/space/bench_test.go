@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/internal/threadcpu"
@@ -155,21 +154,19 @@ func BenchmarkStoredOrder(b *testing.B) {
 			// a busy machine
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			least := time.Duration(math.MaxInt64)
+			var least threadcpu.Least
 			b.ReportAllocs()
 			for b.Loop() {
-				t0, ok := threadcpu.Now()
+				least.Start()
 				s.Reindex()
 				for i := range s.Bodies {
 					hits += s.CastRing(i, dirs, epuckR, epuckR+0.1, 0.02, t)
 				}
-				if t1, _ := threadcpu.Now(); ok {
-					least = min(least, t1-t0)
-				}
+				least.Stop()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/robot")
-			if least < math.MaxInt64 {
-				b.ReportMetric(float64(least.Nanoseconds())/n, "min-cpu-ns/robot")
+			if ns, ok := least.Per(n); ok {
+				b.ReportMetric(ns, "min-cpu-ns/robot")
 			}
 			b.ReportMetric(float64(hits)/float64(b.N), "hits/op")
 		})
@@ -233,8 +230,7 @@ func BenchmarkReindexDrift(b *testing.B) {
 			// BenchmarkStoredOrder)
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			least := time.Duration(math.MaxInt64)
-			var total time.Duration
+			var least threadcpu.Least
 			b.ReportAllocs()
 			for b.Loop() {
 				b.StopTimer()
@@ -244,17 +240,16 @@ func BenchmarkReindexDrift(b *testing.B) {
 				}
 				step = -step
 				b.StartTimer()
-				t0, ok := threadcpu.Now()
+				least.Start()
 				s.Reindex()
-				if t1, _ := threadcpu.Now(); ok {
-					least = min(least, t1-t0)
-					total += t1 - t0
-				}
+				least.Stop()
 			}
-			b.ReportMetric(float64(total.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/robot")
+			if ns, ok := least.Mean(float64(n)); ok {
+				b.ReportMetric(ns, "cpu-ns/robot")
+			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/robot")
-			if least < math.MaxInt64 {
-				b.ReportMetric(float64(least.Nanoseconds())/float64(n), "min-cpu-ns/robot")
+			if ns, ok := least.Per(float64(n)); ok {
+				b.ReportMetric(ns, "min-cpu-ns/robot")
 			}
 		})
 	}

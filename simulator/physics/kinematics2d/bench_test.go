@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/internal/threadcpu"
@@ -98,25 +97,23 @@ func BenchmarkLateCrowdStep(b *testing.B) {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	least := time.Duration(math.MaxInt64)
+	var least threadcpu.Least
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
 		control()
 		b.StartTimer()
-		t0, ok := threadcpu.Now()
+		least.Start()
 		e.Step(0.1, run)
 		e.Commit(run)
-		if t1, _ := threadcpu.Now(); ok {
-			least = min(least, t1-t0)
-		}
+		least.Stop()
 		b.StopTimer()
 		sp.Reindex()
 		b.StartTimer()
 	}
-	if least < math.MaxInt64 {
-		b.ReportMetric(float64(least.Nanoseconds())/n, "min-cpu-ns/body")
+	if ns, ok := least.Per(n); ok {
+		b.ReportMetric(ns, "min-cpu-ns/body")
 	}
 	before := make([]ci.Vector2, n)
 	for i := range before {
@@ -165,22 +162,20 @@ func crowdedStep(b *testing.B, warm int) {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	least := time.Duration(math.MaxInt64)
+	var least threadcpu.Least
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		t0, ok := threadcpu.Now()
+		least.Start()
 		e.Step(0.1, run)
 		e.Commit(run)
-		if t1, _ := threadcpu.Now(); ok {
-			least = min(least, t1-t0)
-		}
+		least.Stop()
 		b.StopTimer()
 		sp.Reindex()
 		b.StartTimer()
 	}
-	if least < math.MaxInt64 {
-		b.ReportMetric(float64(least.Nanoseconds())/n, "min-cpu-ns/body")
+	if ns, ok := least.Per(n); ok {
+		b.ReportMetric(ns, "min-cpu-ns/body")
 	}
 	before := make([]ci.Vector2, n)
 	for i := range before {
