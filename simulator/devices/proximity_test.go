@@ -654,19 +654,7 @@ func TestProximityAllZero(t *testing.T) {
 // reading something.
 func TestProximityAllZeroWhenTheCurveReadsNothing(t *testing.T) {
 	s := newArena(4)
-	rng := rand.New(rand.NewPCG(9, 10))
-	place := space.NewPlacement(s)
-	var robots []*entity.Robot
-	for len(robots) < 300 {
-		x, y := -1.3+2.6*rng.Float64(), -1.3+2.6*rng.Float64()
-		if b := (space.Body{Shape: space.Disc, Radius: entity.EPuck.Radius, Height: entity.EPuck.Height, Pos: ci.Vector2{X: x, Y: y}}); !place.Fits(&b) {
-			continue
-		}
-		r := addRobot(s, entity.EPuck, "ep"+strconv.Itoa(len(robots)), x, y, rng.Float64()*360, uint64(len(robots)))
-		place.Insert(r.Body)
-		robots = append(robots, r)
-	}
-	s.Reindex()
+	robots := placeEPucks(s, len(s.Bodies)+300, 2.6, rand.New(rand.NewPCG(9, 10)))
 	type zeroer interface{ AllZero() bool }
 	dirs := make([]ci.Vector2, len(entity.EPuck.Proximity.Angles))
 	for k, a := range entity.EPuck.Proximity.Angles {
@@ -715,19 +703,7 @@ func TestProximityAllZeroWhenTheCurveReadsNothing(t *testing.T) {
 // sensor), with the model's curve and with the generic one.
 func TestProximityReadsAsTheFullRays(t *testing.T) {
 	s := newArena(4)
-	rng := rand.New(rand.NewPCG(11, 12))
-	place := space.NewPlacement(s)
-	var robots []*entity.Robot
-	for len(robots) < 300 {
-		x, y := -1.2+2.4*rng.Float64(), -1.2+2.4*rng.Float64()
-		if b := (space.Body{Shape: space.Disc, Radius: entity.EPuck.Radius, Height: entity.EPuck.Height, Pos: ci.Vector2{X: x, Y: y}}); !place.Fits(&b) {
-			continue
-		}
-		r := addRobot(s, entity.EPuck, "ep"+strconv.Itoa(len(robots)), x, y, rng.Float64()*360, uint64(len(robots)))
-		place.Insert(r.Body)
-		robots = append(robots, r)
-	}
-	s.Reindex()
+	robots := placeEPucks(s, len(s.Bodies)+300, 2.4, rand.New(rand.NewPCG(11, 12)))
 	ring := &entity.EPuck.Proximity
 	if ring.ZeroBeyond <= 0 || ring.ZeroBeyond >= ring.Range {
 		t.Fatalf("the e-puck's ZeroBeyond %v: the test needs one within its range %v", ring.ZeroBeyond, ring.Range)
