@@ -1,6 +1,7 @@
 package space
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -34,7 +35,6 @@ func TestCastRingMatchesNearbyAndCastRayAmong(t *testing.T) {
 			for k := range dirs {
 				dirs[k] = ci.FromPolar(1, r.Float64()*2*math.Pi)
 			}
-			got := make([]float64, n)
 			for i := range s.Bodies {
 				b := &s.Bodies[i]
 				if b.Removed || !b.Movable || i%3 != round%3 {
@@ -46,28 +46,8 @@ func TestCastRingMatchesNearbyAndCastRayAmong(t *testing.T) {
 				}
 				outer := inner + 0.1
 				z := b.Z + b.Height*r.Float64()
-				hit := s.CastRing(i, dirs, inner, outer, z, got)
-				cands := s.Nearby(b.Pos, outer, z, i, nil)
-				want := 0
-				for k, d := range dirs {
-					c, sn := b.Cos*d.X-b.Sin*d.Y, b.Sin*d.X+b.Cos*d.Y
-					from := ci.Vector2{X: b.Pos.X + c*inner, Y: b.Pos.Y + sn*inner}
-					to := ci.Vector2{X: b.Pos.X + c*outer, Y: b.Pos.Y + sn*outer}
-					rays++
-					tt, j := s.CastRayAmong(cands, from, to)
-					if j < 0 {
-						tt = -1
-					} else {
-						want++
-					}
-					if math.Float64bits(got[k]) != math.Float64bits(tt) {
-						t.Fatalf("round %d, body %d, ray %d of %d: CastRing %v, Nearby and CastRayAmong %v", round, i, k, n, got[k], tt)
-					}
-				}
-				if hit != want {
-					t.Fatalf("round %d, body %d: CastRing says %d rays hit, %d did", round, i, hit, want)
-				}
-				hits += want
+				rays += n
+				hits += ringAsRays(t, s, i, dirs, inner, outer, z, func() string { return fmt.Sprintf("round %d, body %d", round, i) })
 			}
 		}
 	}
@@ -75,6 +55,38 @@ func TestCastRingMatchesNearbyAndCastRayAmong(t *testing.T) {
 	if hits < rays/50 {
 		t.Errorf("only %d of %d rays hit: the test proves little", hits, rays)
 	}
+}
+
+// ringAsRays compares, bit for bit, CastRing's fractions for body i with
+// what the proximity sensors computed before it, Nearby (radius outer)
+// followed by CastRayAmong for each ray, and CastRing's count of hits
+// with theirs; it returns how many rays hit. where names the case in a
+// failure.
+func ringAsRays(t *testing.T, s *Space, i int, dirs []ci.Vector2, inner, outer, z float64, where func() string) int {
+	t.Helper()
+	b := &s.Bodies[i]
+	got := make([]float64, len(dirs))
+	hit := s.CastRing(i, dirs, inner, outer, z, got)
+	cands := s.Nearby(b.Pos, outer, z, i, nil)
+	want := 0
+	for k, d := range dirs {
+		c, sn := b.Cos*d.X-b.Sin*d.Y, b.Sin*d.X+b.Cos*d.Y
+		from := ci.Vector2{X: b.Pos.X + c*inner, Y: b.Pos.Y + sn*inner}
+		to := ci.Vector2{X: b.Pos.X + c*outer, Y: b.Pos.Y + sn*outer}
+		tt, j := s.CastRayAmong(cands, from, to)
+		if j < 0 {
+			tt = -1
+		} else {
+			want++
+		}
+		if math.Float64bits(got[k]) != math.Float64bits(tt) {
+			t.Fatalf("%s, ray %d of %d: CastRing %v, Nearby and CastRayAmong %v", where(), k, len(dirs), got[k], tt)
+		}
+	}
+	if hit != want {
+		t.Fatalf("%s: CastRing says %d rays hit, %d did", where(), hit, want)
+	}
+	return want
 }
 
 // CastRing allocates nothing for rings whose candidates fit its buffer.
@@ -126,24 +138,8 @@ func TestCastRingGrazingDiscs(t *testing.T) {
 			o.SetYaw(0)
 			s.Add(o)
 			s.Reindex()
-			got := make([]float64, len(dirs))
-			s.CastRing(i, dirs, inner, outer, 0.04, got)
-			cands := s.Nearby(p, outer, 0.04, i, nil)
-			for k, d := range dirs {
-				c, sn := b.Cos*d.X-b.Sin*d.Y, b.Sin*d.X+b.Cos*d.Y
-				from := ci.Vector2{X: p.X + c*inner, Y: p.Y + sn*inner}
-				to := ci.Vector2{X: p.X + c*outer, Y: p.Y + sn*outer}
-				tt, j := s.CastRayAmong(cands, from, to)
-				if j < 0 {
-					tt = -1
-				} else {
-					hits++
-				}
-				rays++
-				if math.Float64bits(got[k]) != math.Float64bits(tt) {
-					t.Fatalf("disc at %v from a ring at %v, ray %d: CastRing %v, CastRayAmong %v", q.Sub(p), p, k, got[k], tt)
-				}
-			}
+			rays += len(dirs)
+			hits += ringAsRays(t, s, i, dirs, inner, outer, 0.04, func() string { return fmt.Sprintf("disc at %v from a ring at %v", q.Sub(p), p) })
 		}
 	}
 	t.Logf("%d of %d rays hit", hits, rays)
@@ -197,24 +193,10 @@ func TestCastRingDiscsBehindTheStart(t *testing.T) {
 				o.SetYaw(0)
 				s.Add(o)
 				s.Reindex()
-				got := make([]float64, len(dirs))
-				s.CastRing(i, dirs, inner, outer, 0.04, got)
-				cands := s.Nearby(p, outer, 0.04, i, nil)
-				for k, d := range dirs {
-					c, sn := b.Cos*d.X-b.Sin*d.Y, b.Sin*d.X+b.Cos*d.Y
-					from := ci.Vector2{X: p.X + c*inner, Y: p.Y + sn*inner}
-					to := ci.Vector2{X: p.X + c*outer, Y: p.Y + sn*outer}
-					tt, j := s.CastRayAmong(cands, from, to)
-					if j < 0 {
-						tt = -1
-					} else {
-						hits++
-					}
-					rays++
-					if math.Float64bits(got[k]) != math.Float64bits(tt) {
-						t.Fatalf("disc at %v from a ring at %v (rays from %v), ray %d: CastRing %v, CastRayAmong %v", q.Sub(p), p, inner, k, got[k], tt)
-					}
-				}
+				rays += len(dirs)
+				hits += ringAsRays(t, s, i, dirs, inner, outer, 0.04, func() string {
+					return fmt.Sprintf("disc at %v from a ring at %v (rays from %v)", q.Sub(p), p, inner)
+				})
 			}
 		}
 	}
