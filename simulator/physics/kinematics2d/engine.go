@@ -323,7 +323,8 @@ func (e *Engine) Step(dt float64, run physics.Runner) {
 		}
 		// 2. withdraw colliding proposals until none changes. Withdrawals
 		// only shrink the set of moving bodies, so this ends (in two or
-		// three rounds in practice). After the first round, only the
+		// three rounds early in a diffusion run, about five once its
+		// robots crowd into clusters). After the first round, only the
 		// proposals that touch a moving neighbour's start pose can change
 		// their minds, when that neighbour is withdrawn (keep).
 		e.useSpace = e.axis == 2 && e.iterations == 1
