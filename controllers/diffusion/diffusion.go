@@ -60,8 +60,9 @@ type Controller struct {
 // saves a million e-pucks 190 MB of caches.
 //
 // AllZero reports whether every reading is zero (false when the sensor
-// does not know): the simulator's sensors know it when nothing was in
-// reach, and ControlStep then reads no reading.
+// does not know): the simulator's noiseless sensors know it when nothing
+// was in reach or the response read nothing at every hit, and
+// ControlStep then reads no reading.
 type ring interface {
 	ci.Proximity
 	Directions() (angles []float64, dirs []ci.Vector2)
