@@ -41,25 +41,7 @@ func BenchmarkStuckStep(b *testing.B) { crowdedStep(b, 200) }
 // last tick (stuck/body) and of those that turn (turning/body).
 func BenchmarkLateCrowdStep(b *testing.B) {
 	const n, side, warm = 100000, 63.0, 300
-	sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: side + 1, Y: side + 1, Z: 4})
-	p := space.NewPlacement(sp)
-	r := rand.New(rand.NewPCG(7, 8))
-	for range n {
-		for {
-			body := disc((r.Float64()-0.5)*side, (r.Float64()-0.5)*side, r.Float64()*2*math.Pi)
-			if p.Fits(&body) {
-				p.Insert(sp.Add(body))
-				break
-			}
-		}
-	}
-	sp.Reindex()
-	e := newEngine(b, sp, "")
-	for i := range sp.Bodies {
-		if err := e.Add(i); err != nil {
-			b.Fatal(err)
-		}
-	}
+	sp, e := randomCrowd(b, n, side, rand.New(rand.NewPCG(7, 8)), nil)
 	run := physics.Serial{}
 	var buf []int32
 	turning := 0
@@ -133,29 +115,12 @@ func BenchmarkLateCrowdStep(b *testing.B) {
 
 func crowdedStep(b *testing.B, warm int) {
 	const n, side = 100000, 63.0
-	sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: side + 1, Y: side + 1, Z: 4})
-	p := space.NewPlacement(sp)
-	r := rand.New(rand.NewPCG(5, 6))
-	for range n {
-		for {
-			body := disc((r.Float64()-0.5)*side, (r.Float64()-0.5)*side, r.Float64()*2*math.Pi)
-			body.TargetV = 0.05
-			if r.IntN(2) == 0 {
-				body.TargetW = 0.5
-			}
-			if p.Fits(&body) {
-				p.Insert(sp.Add(body))
-				break
-			}
+	sp, e := randomCrowd(b, n, side, rand.New(rand.NewPCG(5, 6)), func(body *space.Body, r *rand.Rand) {
+		body.TargetV = 0.05
+		if r.IntN(2) == 0 {
+			body.TargetW = 0.5
 		}
-	}
-	sp.Reindex()
-	e := newEngine(b, sp, "")
-	for i := range sp.Bodies {
-		if err := e.Add(i); err != nil {
-			b.Fatal(err)
-		}
-	}
+	})
 	run := physics.Serial{}
 	for range warm { // into contact
 		tick(sp, e, run)
@@ -189,4 +154,33 @@ func crowdedStep(b *testing.B, warm int) {
 		}
 	}
 	b.ReportMetric(float64(stuck)/n, "stuck/body")
+}
+
+// randomCrowd places n e-puck discs at random headings, at random places
+// of a side-wide square, none overlapping another (set, when not nil,
+// sets each one's drive first, from r), and returns the space, indexed,
+// and an engine that moves them all.
+func randomCrowd(b *testing.B, n int, side float64, r *rand.Rand, set func(*space.Body, *rand.Rand)) (*space.Space, physics.Engine) {
+	sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: side + 1, Y: side + 1, Z: 4})
+	p := space.NewPlacement(sp)
+	for range n {
+		for {
+			body := disc((r.Float64()-0.5)*side, (r.Float64()-0.5)*side, r.Float64()*2*math.Pi)
+			if set != nil {
+				set(&body, r)
+			}
+			if p.Fits(&body) {
+				p.Insert(sp.Add(body))
+				break
+			}
+		}
+	}
+	sp.Reindex()
+	e := newEngine(b, sp, "")
+	for i := range sp.Bodies {
+		if err := e.Add(i); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return sp, e
 }
