@@ -112,7 +112,7 @@ func (b *battery) Update() {
 	b.lastPos, b.lastYaw = pos, body.Yaw
 	v := b.charge / b.full
 	if b.hi > b.lo {
-		v = clamp01(v + uniform(b.r, b.lo, b.hi))
+		v = entity.Clamp01(v + uniform(b.r, b.lo, b.hi))
 	}
 	b.reading.TimeLeft = math.Inf(1)
 	if b.started {

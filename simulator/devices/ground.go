@@ -87,7 +87,7 @@ func (g *ground) Update() {
 				v = 1
 			}
 		} else {
-			v = clamp01(v)
+			v = entity.Clamp01(v)
 		}
 		g.readings[i].Value = v
 	}

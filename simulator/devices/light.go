@@ -112,7 +112,7 @@ func (l *lightRotZ) Update() {
 		if l.noise > 0 {
 			v += uniform(l.r, -l.noise, l.noise)
 		}
-		l.readings[i].Value = clamp01(v)
+		l.readings[i].Value = entity.Clamp01(v)
 	}
 }
 
@@ -190,7 +190,7 @@ func (l *lightGeneric) Update() {
 		if l.noise > 0 {
 			v += uniform(l.r, -l.noise, l.noise)
 		}
-		l.readings[i].Value = clamp01(v)
+		l.readings[i].Value = entity.Clamp01(v)
 	}
 }
 

@@ -80,8 +80,6 @@ func uniform(r *entity.Robot, lo, hi float64) float64 {
 	return lo + (hi-lo)*r.Rand.Float64()
 }
 
-func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
-
 // mediumID reads the medium attribute.
 func mediumID(n *config.Node, required bool) (string, error) {
 	if id, ok := n.Attr("medium"); ok {

@@ -175,7 +175,7 @@ func (p *proximity) Update() {
 			if t[i] >= 0 {
 				v = conf.response(t[i] * conf.ring.Range)
 			}
-			readings[i].Value = math.Max(0, math.Min(1, v+conf.noise*(2*p.r.Rand.Float64()-1)))
+			readings[i].Value = entity.Clamp01(v + conf.noise*(2*p.r.Rand.Float64()-1))
 		}
 		return
 	}

@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// mathClamp01 is what clamp01 replaced.
+// mathClamp01 is what Clamp01 replaced.
 func mathClamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
 
-// checkClamp01 fails unless clamp01(v) has the bits of mathClamp01(v).
+// checkClamp01 fails unless Clamp01(v) has the bits of mathClamp01(v).
 func checkClamp01(t *testing.T, v float64) {
 	t.Helper()
-	if got, want := clamp01(v), mathClamp01(v); math.Float64bits(got) != math.Float64bits(want) {
-		t.Errorf("clamp01(%v [%#016x]) = %v [%#016x], want %v [%#016x]",
+	if got, want := Clamp01(v), mathClamp01(v); math.Float64bits(got) != math.Float64bits(want) {
+		t.Errorf("Clamp01(%v [%#016x]) = %v [%#016x], want %v [%#016x]",
 			v, math.Float64bits(v), got, math.Float64bits(got), want, math.Float64bits(want))
 	}
 }
@@ -75,7 +75,7 @@ func BenchmarkClamp01(b *testing.B) {
 	b.Run("branches", func(b *testing.B) {
 		s := 0.0
 		for i := 0; b.Loop(); i++ {
-			s += clamp01(in[i&1023])
+			s += Clamp01(in[i&1023])
 		}
 		clampSink = s
 	})

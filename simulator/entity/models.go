@@ -134,7 +134,7 @@ func FootBotProximityResponse(d float64) float64 {
 	if d < 0.009889556 {
 		return 1
 	}
-	return clamp01(0.0100527 / (d + 0.000163144))
+	return Clamp01(0.0100527 / (d + 0.000163144))
 }
 
 // EPuckProximityResponse is ARGoS's e-puck proximity reading for an
@@ -146,16 +146,18 @@ func EPuckProximityResponse(d float64) float64 {
 	}
 	// the conversions keep the compiler from fusing a product and a sum,
 	// which would round differently from ARGoS
-	return clamp01(float64(f32(298.701)*(d*d)) - float64(f32(36.8961)*d) + f32(1.08212))
+	return Clamp01(float64(f32(298.701)*(d*d)) - float64(f32(36.8961)*d) + f32(1.08212))
 }
 
-// clamp01 is math.Max(0, math.Min(1, v)) bit for bit, for every v: 1
+// Clamp01 is math.Max(0, math.Min(1, v)) bit for bit, for every v: 1
 // above 1 (+Inf too), +0 at or below 0 (-0 and -Inf too), v in between,
 // and math.NaN() (math's own NaN, whatever v's payload) for a NaN. It
 // saves the two calls, which the compiler does not inline on amd64 (they
 // are assembly there): a million e-pucks clamp eight readings each per
-// tick, and the calls cost as much as the response they clamp.
-func clamp01(v float64) float64 {
+// tick, and the calls cost as much as the response they clamp. The
+// simulator's light, ground, battery and noisy proximity sensors clamp
+// their readings with it too.
+func Clamp01(v float64) float64 {
 	if v > 1 {
 		return 1
 	}
