@@ -37,6 +37,7 @@ func runGrid(ctx context.Context, file string, opt simulator.Options, log *logru
 		Out: outs.out, Parquet: outs.parquet,
 		Progress: outs.progress, ProgressEvery: outs.progressEvery,
 		Args: outs.args, Log: log, Stderr: outs.stderr,
+		Built: func() error { return setSoftLimit(outs, log) },
 	})
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return errInterrupted

@@ -33,7 +33,8 @@
 // The exit status is 0 on success, 1 on any error (one message on stderr),
 // 130 when interrupted by a signal (partial results are flushed).
 //
-// A run whose heap is 256 MiB or more once set up gets Go's soft memory
+// A run (a robot arena or a grid world) whose heap is 256 MiB or more once
+// set up gets Go's soft memory
 // limit (runtime/debug.SetMemoryLimit) at 1.5 times that heap plus
 // 128 MiB, unless GOMEMLIMIT is set: a million robots then peak well
 // below the twice-the-live-heap the collector's default pace allows.
@@ -295,12 +296,9 @@ func runExperiment(ctx context.Context, file string, opt simulator.Options, log 
 		return err
 	}
 	setup := time.Since(start)
-	env, envSet := os.LookupEnv("GOMEMLIMIT")
-	lim, err := softLimit(outs.memoryLimit, env, envSet, heapInUse())
-	if err != nil {
+	if err := setSoftLimit(outs, log); err != nil {
 		return err
 	}
-	applySoftLimit(lim, log)
 	log.Infof("%s: %d robots, %d engines, %d threads, seed %d; set-up took %.3f s",
 		file, sim.NumRobots(), len(sim.Engines()), sim.Threads(), sim.Seed(), setup.Seconds())
 	loopStart := time.Now()

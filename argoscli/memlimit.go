@@ -3,6 +3,7 @@ package argoscli
 import (
 	"fmt"
 	"math"
+	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
@@ -105,6 +106,19 @@ func heapInUse() uint64 {
 		return 0
 	}
 	return s[0].Value.Uint64()
+}
+
+// setSoftLimit decides the run's soft memory limit (softLimit) from the
+// command line, GOMEMLIMIT and the heap once the experiment is set up,
+// and sets it: robot arenas and grid worlds alike.
+func setSoftLimit(outs *outputs, log *logrus.Logger) error {
+	env, envSet := os.LookupEnv("GOMEMLIMIT")
+	lim, err := softLimit(outs.memoryLimit, env, envSet, heapInUse())
+	if err != nil {
+		return err
+	}
+	applySoftLimit(lim, log)
+	return nil
 }
 
 // applySoftLimit sets the soft memory limit l decided and logs it at

@@ -115,3 +115,39 @@ func TestRunSetsSoftLimit(t *testing.T) {
 		t.Errorf("no debug line: %s", log)
 	}
 }
+
+// A grid world gets its soft memory limit as a robot arena does, once it
+// is built: from --memory-limit here, and none for a small one left to
+// decide.
+func TestGridRunSetsSoftLimit(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	t.Chdir(t.TempDir())
+	file := repo("experiments", "gridworld", "density_2d_1e3.argos")
+	run := func(args ...string) string {
+		t.Helper()
+		code, _, stderr := runArgos(t, append([]string{"-z", "-c", file, "--length", "3", "--progress", "off", "--log-level", "debug"}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		return stderr
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
+	log := run("--memory-limit", "3GiB")
+	if got := debug.SetMemoryLimit(-1); got != 3<<30 {
+		t.Errorf("--memory-limit 3GiB: limit %d after the grid run", got)
+	}
+	if !strings.Contains(log, "soft memory limit set to 3072 MiB") {
+		t.Errorf("no debug line for the limit set: %s", log)
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
+	t.Setenv("GOMEMLIMIT", "")
+	os.Unsetenv("GOMEMLIMIT") // t.Setenv restores it
+	runtime.GC()
+	log = run()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("small grid run without GOMEMLIMIT: limit %d after the run; want none", got)
+	}
+	if !strings.Contains(log, "soft memory limit left at none (heap after set-up") {
+		t.Errorf("no debug line: %s", log)
+	}
+}

@@ -55,6 +55,10 @@ type Options struct {
 	// WebReady, when not nil, is called with the web view's address once
 	// it listens.
 	WebReady func(url string)
+	// Built, when not nil, is called once the world is built, before the
+	// first round (the command line sets the run's soft memory limit
+	// there, from the heap then); an error it returns ends the run.
+	Built func() error
 }
 
 // Result says how a run went.
@@ -186,6 +190,11 @@ func Run(ctx context.Context, file string, o Options) (res Result, err error) {
 	}
 	log.Infof("%s: %s of %d agents (%s, radius %d) on a %s grid, %d threads, seed %d; set-up took %.3f s",
 		file, x.Program, x.Agents, rounds(x), x.Radius, x.Grid, max(1, threads), seed, time.Since(start).Seconds())
+	if o.Built != nil {
+		if err = o.Built(); err != nil {
+			return res, errors.Join(err, finish(err))
+		}
+	}
 
 	var view *gridweb.Server
 	if web != nil {
