@@ -34,10 +34,10 @@
 // 130 when interrupted by a signal (partial results are flushed).
 //
 // A run (a robot arena or a grid world) whose heap is 256 MiB or more once
-// set up gets Go's soft memory
-// limit (runtime/debug.SetMemoryLimit) at 1.5 times that heap plus
-// 128 MiB, unless GOMEMLIMIT is set: a million robots then peak well
-// below the twice-the-live-heap the collector's default pace allows.
+// set up gets Go's soft memory limit (runtime/debug.SetMemoryLimit) at 1.5
+// times that heap plus 128 MiB, unless GOMEMLIMIT is set: a million robots
+// then peak well below the twice-the-live-heap the collector's default
+// pace allows.
 // --memory-limit off or --memory-limit SIZE (2200MiB) overrides it; the
 // simulator library itself never changes the limit.
 //
