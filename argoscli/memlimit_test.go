@@ -65,11 +65,7 @@ func TestRunSetsSoftLimit(t *testing.T) {
 	file := repo("experiments", "diffusion_1.argos")
 	run := func(args ...string) string {
 		t.Helper()
-		code, _, stderr := runArgos(t, append([]string{"-z", "-c", file, "--length", "0.2", "--log-level", "debug"}, args...)...)
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		return stderr
+		return runDebug(t, append([]string{"-z", "-c", file, "--length", "0.2"}, args...)...)
 	}
 
 	debug.SetMemoryLimit(math.MaxInt64)
@@ -125,11 +121,7 @@ func TestGridRunSetsSoftLimit(t *testing.T) {
 	file := repo("experiments", "gridworld", "density_2d_1e3.argos")
 	run := func(args ...string) string {
 		t.Helper()
-		code, _, stderr := runArgos(t, append([]string{"-z", "-c", file, "--length", "3", "--progress", "off", "--log-level", "debug"}, args...)...)
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		return stderr
+		return runDebug(t, append([]string{"-z", "-c", file, "--length", "3", "--progress", "off"}, args...)...)
 	}
 	debug.SetMemoryLimit(math.MaxInt64)
 	log := run("--memory-limit", "3GiB")
@@ -150,4 +142,15 @@ func TestGridRunSetsSoftLimit(t *testing.T) {
 	if !strings.Contains(log, "soft memory limit left at none (heap after set-up") {
 		t.Errorf("no debug line: %s", log)
 	}
+}
+
+// runDebug runs argos with args at the debug log level, fails the test
+// unless it exits 0, and returns what it wrote to stderr.
+func runDebug(t *testing.T, args ...string) string {
+	t.Helper()
+	code, _, stderr := runArgos(t, append(args, "--log-level", "debug")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	return stderr
 }

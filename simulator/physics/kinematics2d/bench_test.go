@@ -77,39 +77,7 @@ func BenchmarkLateCrowdStep(b *testing.B) {
 		control()
 		tick(sp, e, run)
 	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var least threadcpu.Least
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		b.StopTimer()
-		control()
-		b.StartTimer()
-		least.Start()
-		e.Step(0.1, run)
-		e.Commit(run)
-		least.Stop()
-		b.StopTimer()
-		sp.Reindex()
-		b.StartTimer()
-	}
-	if ns, ok := least.Per(n); ok {
-		b.ReportMetric(ns, "min-cpu-ns/body")
-	}
-	before := make([]ci.Vector2, n)
-	for i := range before {
-		before[i] = sp.Bodies[i].Pos
-	}
-	control()
-	tick(sp, e, run)
-	stuck := 0
-	for i := range before {
-		if sp.Bodies[i].Pos == before[i] {
-			stuck++
-		}
-	}
-	b.ReportMetric(float64(stuck)/n, "stuck/body")
+	stepTimed(b, sp, e, control)
 	b.ReportMetric(float64(turning)/n, "turning/body")
 }
 
@@ -125,12 +93,27 @@ func crowdedStep(b *testing.B, warm int) {
 	for range warm { // into contact
 		tick(sp, e, run)
 	}
+	stepTimed(b, sp, e, nil)
+}
+
+// stepTimed times the engine's Step and Commit over the benchmark's loop
+// (control, when not nil, sets the targets before each, untimed; the
+// index is rebuilt after each, untimed) and reports the least CPU time of
+// one per body (min-cpu-ns/body); then it steps once more and reports
+// the fraction of the bodies that did not move (stuck/body).
+func stepTimed(b *testing.B, sp *space.Space, e physics.Engine, control func()) {
+	run := physics.Serial{}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var least threadcpu.Least
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
+		if control != nil {
+			b.StopTimer()
+			control()
+			b.StartTimer()
+		}
 		least.Start()
 		e.Step(0.1, run)
 		e.Commit(run)
@@ -139,12 +122,16 @@ func crowdedStep(b *testing.B, warm int) {
 		sp.Reindex()
 		b.StartTimer()
 	}
+	n := float64(len(sp.Bodies))
 	if ns, ok := least.Per(n); ok {
 		b.ReportMetric(ns, "min-cpu-ns/body")
 	}
-	before := make([]ci.Vector2, n)
+	before := make([]ci.Vector2, len(sp.Bodies))
 	for i := range before {
 		before[i] = sp.Bodies[i].Pos
+	}
+	if control != nil {
+		control()
 	}
 	tick(sp, e, run)
 	stuck := 0
