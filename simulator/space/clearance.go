@@ -8,17 +8,41 @@ import (
 )
 
 // clearance is how far a mobile body was from every other mobile body
-// when the index was built: the gap between its bounding disc and the
-// nearest other one, or a lower bound of it; and, with its reach, where
-// its neighbour list is, so that a query reads one entry (in body order)
-// before the list itself.
+// when the clearances were last built: the gap between its bounding disc
+// and the nearest other one, or a lower bound of it; and, with its reach,
+// where its neighbour list is, so that a query reads one entry (in body
+// order) before the list itself. It also holds where the body was at the
+// last Reindex, which may be later: the clearances and lists are built
+// again only once some body has moved driftLimit from where it was then
+// (Reindex), and hold until then with a margin (Space.shrink). One cache
+// line per body.
 type clearance struct {
-	pos        ci.Vector2 // the body's position then
+	pos        ci.Vector2 // the body's position when the clearances were built
+	cur        ci.Vector2 // its position at the last Reindex (NaN: out of the index)
 	gap        float64
 	r          float64 // its reach then
 	chunk      int32   // its neighbour list is nb[chunk][start:end] (scan[chunk] during Reindex)
 	start, end int32
 }
+
+// driftLimit is how far a mobile body may move from where it was when the
+// clearances and neighbour lists were built before Reindex builds them
+// again, in metres, to begin with: six ticks of an e-puck driving at
+// 5 cm/s. Until then a clearance loses twice the drift (the body and its
+// nearest neighbour may both have moved closer), and a list serves the
+// queries within maxClearance less twice the drift: an e-puck's ring
+// (5 cm beyond its body) and kinematics2d's contact checks (a move) stay
+// within it. Wider queries (a foot-bot's 10 cm rays) lower the limit
+// (Space.denied).
+const driftLimit = 0.03
+
+// minDriftLimit is the least drift limit Reindex halves its limit to;
+// below it, it builds the clearances at every Reindex.
+const minDriftLimit = 1e-3
+
+// driftSlack covers the rounding of the drift and of the bounds made
+// from it (positions of a few hundred metres round at about 1e-13).
+const driftSlack = 1e-9
 
 // clearanceJob computes the clearance and the neighbour list of the items
 // of chunk c of the mobile index. Items are in grid order, so consecutive
@@ -95,7 +119,7 @@ func (s *Space) clearanceJob(c int) {
 
 // storeJob copies the neighbour lists of chunk c of the mobile bodies
 // (mobileSel, in body order) from where clearanceJob left them, in grid
-// order, to nb, in body order, as copies of the neighbours' items.
+// order, to nb, in body order.
 // Sensors and engines query bodies in body order; once the bodies have
 // drifted from the order they were stored in (the grid order of the
 // first tick), the lists they read would otherwise lie all over memory,
@@ -113,6 +137,8 @@ func (s *Space) storeJob(c int) {
 	// number holds (all of them, for bodies stored in space order, as at
 	// set-up): a list grown by appends alone is copied again and again
 	nb := slices.Grow(s.nb[c][:0], len(s.scan[c]))
+	nbSel := slices.Grow(s.nbSel[c][:0], len(s.scan[c]))
+	items := s.mobile.items
 	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
 		j := int(slot[k]) // the body's item, in grid order
 		start := int32(len(nb))
@@ -126,13 +152,26 @@ func (s *Space) storeJob(c int) {
 		if end > from {
 			for _, q := range s.scan[jc][from:end] {
 				nb = append(nb, s.mitem[q])
+				nbSel = append(nbSel, items[q])
 			}
 		}
 		m := &s.mitem[j]
-		s.clear[sel[k]] = clearance{pos: m.pos, gap: math.Float64frombits(gaps[j]), r: m.r,
+		s.clear[sel[k]] = clearance{pos: m.pos, cur: m.pos, gap: math.Float64frombits(gaps[j]), r: m.r,
 			chunk: int32(c), start: start, end: int32(len(nb))}
 	}
-	s.nb[c] = nb
+	s.nb[c], s.nbSel[c] = nb, nbSel
+}
+
+// refreshJob copies again, into the neighbour lists of chunk c of the
+// mobile bodies, the items of the neighbours they name, as this Reindex
+// made them (the lists were built at an earlier one): the queries read
+// where the bodies are now. One pass over the lists, whose scattered
+// reads do not wait for one another.
+func (s *Space) refreshJob(c int) {
+	nb, slot, items := s.nb[c], s.mobile.slot, s.mitem
+	for e, k := range s.nbSel[c] {
+		nb[e] = items[slot[k]]
+	}
 }
 
 // maxClearance caps the clearance the index computes, in metres: about a
@@ -152,14 +191,16 @@ func (s *Space) Clearance(i int, p ci.Vector2) (gap float64, ok bool) {
 	if i >= len(s.clear) {
 		return 0, false
 	}
-	c := s.clear[i]
-	return c.gap, c.pos == p // NaN for bodies out of the index
+	c := &s.clear[i]
+	// (both bodies may have come closer by the drift since it was built)
+	return c.gap - s.shrink, c.cur == p // NaN for bodies out of the index
 }
 
 // unclear marks body i as out of the index.
 func (s *Space) unclear(i int) {
 	if i < len(s.clear) {
-		s.clear[i].pos = ci.Vector2{X: math.NaN(), Y: math.NaN()}
+		nan := ci.Vector2{X: math.NaN(), Y: math.NaN()}
+		s.clear[i].pos, s.clear[i].cur = nan, nan
 	}
 }
 
@@ -170,23 +211,28 @@ func (s *Space) clearOf(i int, p ci.Vector2, r float64) bool {
 	return ok && gap+s.Bodies[i].Reach() > r
 }
 
-// neighbours returns the items of the mobile index whose bounding disc
-// came within maxClearance of body i's when the index was built, if the
-// index holds i at p and every body whose bounding disc comes within r of
-// q is among them (|q-p| + r stays within maxClearance of i's disc).
+// neighbours returns the items of the mobile bodies (as of the last
+// Reindex) whose bounding disc came within
+// maxClearance of body i's when the clearances were built, if the index
+// holds i at p and every body whose bounding disc comes within r of q is
+// among them: |q-p| + r, plus twice the drift (i and the other body may
+// both have moved), stays within maxClearance of i's disc.
 func (s *Space) neighbours(i int, p, q ci.Vector2, r float64) ([]mobileItem, bool) {
 	if i >= len(s.clear) {
 		return nil, false
 	}
 	c := &s.clear[i]
-	if c.pos != p {
+	if c.cur != p {
 		return nil, false
 	}
 	if q != p {
 		d := q.Sub(p)
 		r += math.Sqrt(d.X*d.X + d.Y*d.Y)
 	}
-	if r-c.r > maxClearance-listSlack {
+	if need := r - c.r; need+s.shrink > maxClearance-listSlack {
+		if s.shrink > 0 && need <= maxClearance-listSlack && !s.denied.Load() {
+			s.denied.Store(true) // refused for the drift alone (Reindex)
+		}
 		return nil, false
 	}
 	return s.nb[c.chunk][c.start:c.end], true

@@ -5,10 +5,15 @@
 // bodies, rebuilt every tick) that answers range and ray queries with
 // analytic ray-disc and ray-box tests. The grids store only the cells the
 // bodies occupy ([Cells]), so the cost of a tick follows the number of
-// bodies, not the arena's area.
+// bodies, not the arena's area. Beside the grids, each mobile body has a
+// clearance (how far its nearest mobile neighbour is) and a list of the
+// neighbours within a sensor's range, which most queries read instead of
+// the grid; they are built again only once some body has drifted a few
+// centimetres, and hold in between with a margin of twice the drift.
 //
 // Concurrency follows the simulation tick: physics engines write the poses
 // of the bodies they own (disjoint sets) while nobody reads; the index is
 // rebuilt on the coordinating goroutine; sensors then read the space from
-// many goroutines at once without writing it.
+// many goroutines at once without writing it, but for an atomic flag (a
+// query refused a neighbour list for the drift alone).
 package space

@@ -2,6 +2,7 @@ package space
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/argosgo/argos/ci"
 	"github.com/argosgo/argos/simulator/internal/hugepage"
@@ -30,18 +31,34 @@ type Space struct {
 	cell        float64
 	reindexJobs reindexJobs
 	// clear holds, per body handle, the clearance of the mobile bodies as
-	// of the last Reindex (clearance.go).
+	// of the last build of the clearances, and where each body was at the
+	// last Reindex (clearance.go).
 	clear []clearance
 	// nb holds, per chunk of the mobile bodies (mobileSel, in body
 	// order), the neighbour lists of its bodies one after the other (each
 	// body's clearance says where its list is), as copies of the
-	// neighbours' items: a query reads its list in one run instead of
-	// items scattered over the index.
-	nb [][]mobileItem
+	// neighbours' items as of the last Reindex: a query reads its list in
+	// one run instead of items scattered over the index. nbSel holds the
+	// neighbours' indices in mobileSel, entry for entry, from which
+	// refreshJob copies their items again while the lists hold.
+	nb    [][]mobileItem
+	nbSel [][]int32
 	// scan holds, per chunk of the mobile index, the neighbour lists
-	// clearanceJob finds, in grid order and as indices of items, for
-	// storeJob to copy to nb in body order.
+	// clearanceJob finds, in grid order, for storeJob to copy to nb in
+	// body order.
 	scan [][]int32
+	// drift bounds how far any mobile body moved since the clearances
+	// were built (0 when they were built at this Reindex); shrink is what
+	// the clearances and lists lose to it (twice the drift and a margin
+	// for rounding; 0 with it). driftLimit is the drift beyond which
+	// Reindex builds them again: driftLimit (clearance.go) to begin with,
+	// halved whenever a query was refused a list for the drift alone
+	// (denied), so that it settles where the widest queries of the
+	// experiment still read lists. driftSq holds the square of the
+	// longest move in each chunk of mobileSel.
+	drift, shrink, driftLimit float64
+	denied                    atomic.Bool
+	driftSq                   []float64
 	// scanEnd holds, per item of the mobile index, where its neighbour
 	// list ends in its chunk's scan (clearanceJob, for storeJob).
 	scanEnd []int32
@@ -62,7 +79,7 @@ func (serial) Run(n int, job func(int)) {
 // reindexJobs are Reindex's parallel passes, made once so that
 // reindexing allocates nothing.
 type reindexJobs struct {
-	cells, items, clearance, store func(chunk int)
+	cells, items, clearance, store, refresh func(chunk int)
 }
 
 const reindexChunk = 4096
@@ -85,15 +102,28 @@ const minCell = 0.25
 func New(center, size ci.Vector3) *Space {
 	h := ci.Vector2{X: size.X / 2, Y: size.Y / 2}
 	c := center.XY()
-	s := &Space{Center: center, Size: size, lo: c.Sub(h), hi: c.Add(h), staticDirty: true, mobileDirty: true}
+	s := &Space{Center: center, Size: size, lo: c.Sub(h), hi: c.Add(h), staticDirty: true, mobileDirty: true,
+		driftLimit: driftLimit}
 	s.reindexJobs.cells = func(c int) {
-		sel, keys := s.mobileSel, s.mobile.pk
+		// each body's cell; where it is, for Clearance; and the longest
+		// move since the clearances were built (NaN for a body they do
+		// not hold yet: max keeps it)
+		sel, keys, clr := s.mobileSel, s.mobile.pk, s.clear
+		d2 := 0.0
 		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
-			keys[k] = s.mobile.Key(s.Bodies[sel[k]].Pos)
+			i := sel[k]
+			p := s.Bodies[i].Pos
+			keys[k] = s.mobile.Key(p)
+			cl := &clr[i]
+			cl.cur = p
+			d := p.Sub(cl.pos)
+			d2 = max(d2, d.X*d.X+d.Y*d.Y)
 		}
+		s.driftSq[c] = d2
 	}
 	s.reindexJobs.clearance = s.clearanceJob
 	s.reindexJobs.store = s.storeJob
+	s.reindexJobs.refresh = s.refreshJob
 	s.reindexJobs.items = func(c int) {
 		// in body order (bodies are read one after the other), each to
 		// its place in the index
@@ -154,6 +184,7 @@ func (s *Space) Reindex() { s.ReindexWith(serial{}) }
 // set of mobile bodies and their radii must only change through Add and
 // Remove.
 func (s *Space) ReindexWith(run Runner) {
+	rebuild := s.mobileDirty
 	if s.mobileDirty {
 		s.maxMobileR = 0
 		s.mobileSel = s.mobileSel[:0]
@@ -175,6 +206,14 @@ func (s *Space) ReindexWith(run Runner) {
 	if cell != s.cell {
 		s.cell = cell
 		s.staticDirty = true
+		rebuild = true
+	}
+	// (grown once: a million bodies appended one by one would copy the
+	// list some twenty times)
+	s.clear = hugepage.Grow(s.clear, len(s.Bodies)-len(s.clear))
+	for k := len(s.clear); k < len(s.Bodies); k++ {
+		s.clear = append(s.clear, clearance{})
+		s.unclear(k) // static, until the index says otherwise
 	}
 	// the mobile grid: the bodies sorted by the cell of their centre
 	// (Cells: its cost follows the bodies, not the arena's area), then the
@@ -184,24 +223,45 @@ func (s *Space) ReindexWith(run Runner) {
 	n := len(s.mobileSel)
 	chunks := (n + reindexChunk - 1) / reindexChunk
 	g.Keys(n)
+	s.driftSq = resizeF(s.driftSq, chunks)
 	run.Run(chunks, s.reindexJobs.cells)
 	g.IndexWith(run)
 	s.mitem = hugepage.Grow(s.mitem[:0], n)[:n]
 	run.Run(chunks, s.reindexJobs.items)
-	// (grown once: a million bodies appended one by one would copy the
-	// list some twenty times)
-	s.clear = hugepage.Grow(s.clear, len(s.Bodies)-len(s.clear))
-	for k := len(s.clear); k < len(s.Bodies); k++ {
-		s.clear = append(s.clear, clearance{})
-		s.unclear(k) // static, until the index says otherwise
+	// The clearances and neighbour lists are built again only once some
+	// body has moved more than driftLimit since they were (or bodies
+	// came or went): until then they hold with a margin of twice the
+	// drift (clearance.go).
+	d2 := 0.0
+	for _, v := range s.driftSq {
+		d2 = max(d2, v)
 	}
-	s.scanEnd = hugepage.Grow(s.scanEnd[:0], n)[:n]
-	for len(s.nb) < chunks {
-		s.nb = append(s.nb, nil)
-		s.scan = append(s.scan, nil)
+	drift := math.Sqrt(d2)
+	if s.denied.Load() {
+		s.denied.Store(false)
+		s.driftLimit /= 2
+		if s.driftLimit < minDriftLimit {
+			s.driftLimit = 0 // built at every Reindex where a body moved
+		}
+		rebuild = true
 	}
-	run.Run(chunks, s.reindexJobs.clearance)
-	run.Run(chunks, s.reindexJobs.store)
+	if rebuild || !(drift <= s.driftLimit) {
+		s.scanEnd = hugepage.Grow(s.scanEnd[:0], n)[:n]
+		for len(s.nb) < chunks {
+			s.nb = append(s.nb, nil)
+			s.nbSel = append(s.nbSel, nil)
+			s.scan = append(s.scan, nil)
+		}
+		run.Run(chunks, s.reindexJobs.clearance)
+		run.Run(chunks, s.reindexJobs.store)
+		drift = 0
+	} else if drift > 0 {
+		run.Run(chunks, s.reindexJobs.refresh)
+	}
+	s.drift, s.shrink = drift, 0
+	if drift > 0 {
+		s.shrink = 2*drift + driftSlack
+	}
 	if s.staticDirty {
 		s.staticSel = s.staticSel[:0]
 		for i := range s.Bodies {
@@ -494,4 +554,11 @@ func (s *Space) AppendStatic(lo, hi ci.Vector2, buf []int32) []int32 {
 		}
 	}
 	return buf
+}
+
+func resizeF(s []float64, n int) []float64 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]float64, n)
 }
