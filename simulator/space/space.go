@@ -255,7 +255,9 @@ func (s *Space) ReindexWith(run Runner) {
 		run.Run(chunks, s.reindexJobs.clearance)
 		run.Run(chunks, s.reindexJobs.store)
 		drift = 0
-	} else if drift > 0 {
+	} else {
+		// (also when no body is off its place at the build: one may have
+		// moved and come back, or risen in place)
 		run.Run(chunks, s.reindexJobs.refresh)
 	}
 	s.drift, s.shrink = drift, 0
