@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/argosgo/argos/ci"
-	"github.com/argosgo/argos/simulator/internal/hugepage"
 )
 
 // Cells indexes points by the square cell of a uniform lattice they fall
@@ -89,7 +88,7 @@ func (g *Cells) Reset(lo, hi ci.Vector2, cell float64) { g.setLattice(lo, hi, ce
 
 // Keys returns room for the keys of n points, to fill with Key.
 func (g *Cells) Keys(n int) []uint64 {
-	g.pk = resize64(g.pk, n)
+	g.pk = resize(g.pk, n)
 	return g.pk
 }
 
@@ -294,8 +293,8 @@ func (g *Cells) local(key uint64) int {
 // index order.
 func (g *Cells) indexSparse(n int) {
 	g.sparse = true
-	g.keys = resize64(g.keys, n)
-	g.tk, g.ti = resize64(g.tk, n), resize(g.ti, n)
+	g.keys = resize(g.keys, n)
+	g.tk, g.ti = resize(g.tk, n), resize(g.ti, n)
 	copy(g.keys, g.pk)
 	for k := range n {
 		g.items[k] = int32(k)
@@ -424,11 +423,4 @@ func (g *Cells) Near(lo, hi ci.Vector2, fn func(k int) bool) bool {
 		}
 	}
 	return true
-}
-
-func resize64(s []uint64, n int) []uint64 {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return hugepage.Make[uint64](n, n)
 }

@@ -200,11 +200,14 @@ func (p *PointGrid) Near(lo, hi ci.Vector2, fn func(k int) bool) {
 	p.c.Near(lo, hi, fn)
 }
 
-func resize(s []int32, n int) []int32 {
+// resize returns s with length n, reusing its memory when it has room
+// (keeping its first elements; the rest are not zeroed), or else a fresh
+// slice.
+func resize[T any](s []T, n int) []T {
 	if cap(s) >= n {
 		return s[:n]
 	}
-	return hugepage.Make[int32](n, n)
+	return hugepage.Make[T](n, n)
 }
 
 // AppendNear appends to buf the points whose cell meets the box [lo, hi]

@@ -223,7 +223,7 @@ func (s *Space) ReindexWith(run Runner) {
 	n := len(s.mobileSel)
 	chunks := (n + reindexChunk - 1) / reindexChunk
 	g.Keys(n)
-	s.driftSq = resizeF(s.driftSq, chunks)
+	s.driftSq = resize(s.driftSq, chunks)
 	run.Run(chunks, s.reindexJobs.cells)
 	g.IndexWith(run)
 	s.mitem = hugepage.Grow(s.mitem[:0], n)[:n]
@@ -556,11 +556,4 @@ func (s *Space) AppendStatic(lo, hi ci.Vector2, buf []int32) []int32 {
 		}
 	}
 	return buf
-}
-
-func resizeF(s []float64, n int) []float64 {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]float64, n)
 }
