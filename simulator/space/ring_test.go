@@ -20,15 +20,7 @@ func TestCastRingMatchesNearbyAndCastRayAmong(t *testing.T) {
 	for round := range 4 {
 		s := randomSpace(r, 2000)
 		s.mobile.force = int8(2 * (round % 2)) // auto, then sparse
-		for range 800 {
-			b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true,
-				Pos: ci.Vector2{X: r.Float64() * 2, Y: r.Float64() * 2}}
-			if r.IntN(4) == 0 {
-				b.SetNub(0.01, 0.035, r.Float64()*2*math.Pi)
-			}
-			b.SetYaw(r.Float64() * 2 * math.Pi)
-			s.Add(b)
-		}
+		addRingCrowd(r, s)
 		s.Reindex()
 		for _, n := range []int{8, 24, 40} {
 			dirs := make([]ci.Vector2, n)
@@ -215,15 +207,7 @@ func TestCastRingDiscsBehindTheStart(t *testing.T) {
 func TestCastRingWithin(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	s := randomSpace(r, 2000)
-	for range 800 {
-		b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true,
-			Pos: ci.Vector2{X: r.Float64() * 2, Y: r.Float64() * 2}}
-		if r.IntN(4) == 0 {
-			b.SetNub(0.01, 0.035, r.Float64()*2*math.Pi)
-		}
-		b.SetYaw(r.Float64() * 2 * math.Pi)
-		s.Add(b)
-	}
+	addRingCrowd(r, s)
 	s.Reindex()
 	dirs := make([]ci.Vector2, 8)
 	for k := range dirs {
@@ -262,5 +246,19 @@ func TestCastRingWithin(t *testing.T) {
 	t.Logf("below outer: %d hits kept, %d beyond reach dropped", kept, dropped)
 	if kept == 0 || dropped == 0 {
 		t.Error("the test proves little")
+	}
+}
+
+// addRingCrowd adds 800 e-pucks, at random in a 2 m square, a quarter of
+// them with a gripper's nub: the crowd the ring tests cast among.
+func addRingCrowd(r *rand.Rand, s *Space) {
+	for range 800 {
+		b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true,
+			Pos: ci.Vector2{X: r.Float64() * 2, Y: r.Float64() * 2}}
+		if r.IntN(4) == 0 {
+			b.SetNub(0.01, 0.035, r.Float64()*2*math.Pi)
+		}
+		b.SetYaw(r.Float64() * 2 * math.Pi)
+		s.Add(b)
 	}
 }
