@@ -70,32 +70,17 @@ func TestRunSetsSoftLimit(t *testing.T) {
 
 	debug.SetMemoryLimit(math.MaxInt64)
 	log := run("--memory-limit", "3GiB")
-	if got := debug.SetMemoryLimit(-1); got != 3<<30 {
-		t.Errorf("--memory-limit 3GiB: limit %d after the run", got)
-	}
-	if !strings.Contains(log, "soft memory limit set to 3072 MiB") {
-		t.Errorf("no debug line for the limit set: %s", log)
-	}
+	checkLimit(t, "--memory-limit 3GiB", 3<<30, log, "soft memory limit set to 3072 MiB")
 
 	debug.SetMemoryLimit(5 << 30) // as GOMEMLIMIT=5GiB would have
 	t.Setenv("GOMEMLIMIT", "5GiB")
 	log = run()
-	if got := debug.SetMemoryLimit(-1); got != 5<<30 {
-		t.Errorf("GOMEMLIMIT=5GiB: limit %d after the run; the user's must stay", got)
-	}
-	if !strings.Contains(log, "soft memory limit left at 5120 MiB (GOMEMLIMIT=5GiB from the environment)") {
-		t.Errorf("no debug line for the user's limit: %s", log)
-	}
+	checkLimit(t, "GOMEMLIMIT=5GiB", 5<<30, log, "soft memory limit left at 5120 MiB (GOMEMLIMIT=5GiB from the environment)")
 
 	debug.SetMemoryLimit(math.MaxInt64)
 	t.Setenv("GOMEMLIMIT", "")
 	log = run("--memory-limit", "auto")
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Errorf("empty GOMEMLIMIT: limit %d after the run; the user's must stay", got)
-	}
-	if !strings.Contains(log, "soft memory limit left at none (GOMEMLIMIT= from the environment)") {
-		t.Errorf("no debug line: %s", log)
-	}
+	checkLimit(t, "empty GOMEMLIMIT", math.MaxInt64, log, "soft memory limit left at none (GOMEMLIMIT= from the environment)")
 
 	os.Unsetenv("GOMEMLIMIT") // t.Setenv restores it
 	// The run reads the heap's objects, live or not yet swept (heapInUse):
@@ -104,12 +89,7 @@ func TestRunSetsSoftLimit(t *testing.T) {
 	// (312 MiB before a one-robot run); collect it first.
 	runtime.GC()
 	log = run()
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Errorf("small run without GOMEMLIMIT: limit %d after the run; want none", got)
-	}
-	if !strings.Contains(log, "soft memory limit left at none (heap after set-up") {
-		t.Errorf("no debug line: %s", log)
-	}
+	checkLimit(t, "small run without GOMEMLIMIT", math.MaxInt64, log, "soft memory limit left at none (heap after set-up")
 }
 
 // A grid world gets its soft memory limit as a robot arena does, once it
@@ -125,23 +105,13 @@ func TestGridRunSetsSoftLimit(t *testing.T) {
 	}
 	debug.SetMemoryLimit(math.MaxInt64)
 	log := run("--memory-limit", "3GiB")
-	if got := debug.SetMemoryLimit(-1); got != 3<<30 {
-		t.Errorf("--memory-limit 3GiB: limit %d after the grid run", got)
-	}
-	if !strings.Contains(log, "soft memory limit set to 3072 MiB") {
-		t.Errorf("no debug line for the limit set: %s", log)
-	}
+	checkLimit(t, "--memory-limit 3GiB", 3<<30, log, "soft memory limit set to 3072 MiB")
 	debug.SetMemoryLimit(math.MaxInt64)
 	t.Setenv("GOMEMLIMIT", "")
 	os.Unsetenv("GOMEMLIMIT") // t.Setenv restores it
 	runtime.GC()
 	log = run()
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Errorf("small grid run without GOMEMLIMIT: limit %d after the run; want none", got)
-	}
-	if !strings.Contains(log, "soft memory limit left at none (heap after set-up") {
-		t.Errorf("no debug line: %s", log)
-	}
+	checkLimit(t, "small grid run without GOMEMLIMIT", math.MaxInt64, log, "soft memory limit left at none (heap after set-up")
 }
 
 // runDebug runs argos with args at the debug log level, fails the test
@@ -153,4 +123,16 @@ func runDebug(t *testing.T, args ...string) string {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	return stderr
+}
+
+// checkLimit fails the test unless the soft memory limit after the run
+// is want and the run's debug log says line.
+func checkLimit(t *testing.T, what string, want int64, log, line string) {
+	t.Helper()
+	if got := debug.SetMemoryLimit(-1); got != want {
+		t.Errorf("%s: limit %d after the run, want %d", what, got, want)
+	}
+	if !strings.Contains(log, line) {
+		t.Errorf("%s: no debug line %q: %s", what, line, log)
+	}
 }
