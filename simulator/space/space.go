@@ -206,7 +206,6 @@ func (s *Space) ReindexWith(run Runner) {
 	if cell != s.cell {
 		s.cell = cell
 		s.staticDirty = true
-		rebuild = true
 	}
 	// (grown once: a million bodies appended one by one would copy the
 	// list some twenty times)
