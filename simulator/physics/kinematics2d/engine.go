@@ -764,10 +764,55 @@ func (e *Engine) Close() error {
 }
 
 // normalizeAngle is ci.NormalizeAngle, bit for bit, without its math.Mod
-// for the angles already in (-pi, pi] (Mod returns those unchanged).
+// for the angles already in (-pi, pi] (Mod returns those unchanged), and
+// with modTwoPi's for the others: the heading of a robot that turned
+// leaves (-pi, pi] soon and for good (the engine adds up its turns), so
+// Commit takes the remainder of most of a late swarm's headings, every
+// tick.
 func normalizeAngle(a float64) float64 {
 	if a > -math.Pi && a <= math.Pi {
 		return a
 	}
-	return ci.NormalizeAngle(a)
+	a = modTwoPi(a)
+	if a <= -math.Pi {
+		a += 2 * math.Pi
+	} else if a > math.Pi {
+		a -= 2 * math.Pi
+	}
+	return a
+}
+
+// modTwoPi is math.Mod(a, 2*math.Pi), bit for bit, in a few
+// instructions for the angles below 2^30 radians instead of Mod's loop
+// (a subtraction in the second turn, where most headings of a swarm
+// are). The remainder a - n 2pi (n the quotient, truncated) is a float64,
+// exactly, so math.FMA, which rounds once, gives it exactly; the quotient
+// of the division, rounded, is n or, when the exact quotient lies within
+// an ulp of an integer, one more or one less: the remainder's range tells
+// which.
+func modTwoPi(a float64) float64 {
+	const twoPi = 2 * math.Pi
+	x := math.Abs(a)
+	if !(x < 1<<30) {
+		return math.Mod(a, twoPi) // NaN, infinities, and far too many turns
+	}
+	var r float64
+	switch {
+	case x < twoPi:
+		return a // (Mod's answer, in the first turn)
+	case x < 2*twoPi:
+		r = x - twoPi // exact: x is within twice 2pi (Sterbenz)
+	default:
+		n := float64(int64(x / twoPi))
+		r = math.FMA(-n, twoPi, x)
+		if r < 0 {
+			r = math.FMA(-(n - 1), twoPi, x)
+		} else if r >= twoPi {
+			r = math.FMA(-(n + 1), twoPi, x)
+		}
+	}
+	if math.Signbit(a) {
+		return -r // (-0 for a whole number of turns, as Mod)
+	}
+	return r
 }
