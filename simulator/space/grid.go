@@ -97,7 +97,7 @@ func (g *footGrid) build(lo, hi ci.Vector2, cell float64, bodies []Body, sel []i
 	// the cursors ended at the next cell's start: shift them back
 	copy(g.start[1:], g.start[:len(g.start)-1])
 	g.start[0] = 0
-	g.quiet = resizeBool(g.quiet, g.wnx*g.wny)
+	g.quiet = resize(g.quiet, g.wnx*g.wny)
 	empty := func(x, y int) bool {
 		if x >= g.wnx || y >= g.wny {
 			return true // beyond the window: a span never reaches it
@@ -110,14 +110,6 @@ func (g *footGrid) build(lo, hi ci.Vector2, cell float64, bodies []Body, sel []i
 			g.quiet[y*g.wnx+x] = empty(x, y) && empty(x+1, y) && empty(x, y+1) && empty(x+1, y+1)
 		}
 	}
-}
-
-// resizeBool returns s with length n, reusing its memory when it can.
-func resizeBool(s []bool, n int) []bool {
-	if cap(s) < n {
-		return hugepage.Make[bool](n, n)
-	}
-	return s[:n]
 }
 
 // none reports whether the box [lo, hi] surely meets no item: it is
