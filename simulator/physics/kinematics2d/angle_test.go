@@ -49,6 +49,8 @@ func TestNormalizeAngleIsCIs(t *testing.T) {
 	}
 }
 
+// FuzzNormalizeAngle checks normalizeAngle and modTwoPi against
+// ci.NormalizeAngle and math.Mod, bit for bit, on any float64.
 func FuzzNormalizeAngle(f *testing.F) {
 	f.Add(7.0)
 	f.Add(-2 * math.Pi)
