@@ -168,9 +168,9 @@ func (s *Space) storeJob(c int) {
 // where the bodies are now. One pass over the lists, whose scattered
 // reads do not wait for one another.
 func (s *Space) refreshJob(c int) {
-	nb, slot, items := s.nb[c], s.mobile.slot, s.mitem
+	nb, items := s.nb[c], s.bitem
 	for e, k := range s.nbSel[c] {
-		nb[e] = items[slot[k]]
+		nb[e] = items[k]
 	}
 }
 

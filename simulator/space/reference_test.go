@@ -33,6 +33,7 @@ func (parallel) Run(n int, job func(int)) {
 // it must build this.
 func checkReference(t *testing.T, s *Space, when string) {
 	t.Helper()
+	freshQuiet(s)
 	g := &s.mobile
 	var sel []int32
 	maxR := 0.0

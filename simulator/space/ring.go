@@ -182,6 +182,7 @@ func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, noStatic bool, buf 
 	if list, ok := s.neighbours(i, p, p, r); ok {
 		return ringAdd(list, i, p, r, z, f, buf, discs)
 	}
+	s.fresh()
 	mg := &s.mobile
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
 	x0, y0, x1, y1 := mg.Span(p.Sub(pad), p.Add(pad))

@@ -2,6 +2,7 @@ package space
 
 import (
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"github.com/argosgo/argos/ci"
@@ -25,11 +26,22 @@ type Space struct {
 	// mitem holds, for each item of the mobile grid and in grid order,
 	// what neighbour filters need, packed in one array so that a query
 	// reads one contiguous run per grid row instead of touching Body.
-	mitem       []mobileItem
-	staticDirty bool
-	mobileDirty bool // a mobile body was added or removed: mobileSel is stale
-	cell        float64
-	reindexJobs reindexJobs
+	// bitem holds the same items in body order (mobileSel's), as the
+	// last Reindex found them.
+	mitem []mobileItem
+	bitem []mobileItem
+	// The mobile grid (mobile, mitem) is built from bitem only when
+	// something reads it: at the Reindexes that build the neighbour
+	// lists, and at those after a Reindex whose grid was read; between
+	// them (a swarm's sensors and engines read the lists) it is stale
+	// until a query asks for it (fresh). gridRead: a query read the grid
+	// since the last Reindex. gridMu serializes a build from queries.
+	gridStale, gridRead atomic.Bool
+	gridMu              sync.Mutex
+	staticDirty         bool
+	mobileDirty         bool // a mobile body was added or removed: mobileSel is stale
+	cell                float64
+	reindexJobs         reindexJobs
 	// clear holds, per body handle, the clearance of the mobile bodies as
 	// of the last build of the clearances, and where each body was at the
 	// last Reindex (clearance.go).
@@ -79,7 +91,7 @@ func (serial) Run(n int, job func(int)) {
 // reindexJobs are Reindex's parallel passes, made once so that
 // reindexing allocates nothing.
 type reindexJobs struct {
-	cells, items, clearance, store, refresh func(chunk int)
+	track, cells, items, clearance, store, refresh func(chunk int)
 }
 
 const reindexChunk = 4096
@@ -104,16 +116,18 @@ func New(center, size ci.Vector3) *Space {
 	c := center.XY()
 	s := &Space{Center: center, Size: size, lo: c.Sub(h), hi: c.Add(h), staticDirty: true, mobileDirty: true,
 		driftLimit: driftLimit}
-	s.reindexJobs.cells = func(c int) {
-		// each body's cell; where it is, for Clearance; and the longest
-		// move since the clearances were built (NaN for a body they do
-		// not hold yet: max keeps it)
-		sel, keys, clr := s.mobileSel, s.mobile.pk, s.clear
+	s.reindexJobs.track = func(c int) {
+		// in body order: each body's item; where it is, for Clearance;
+		// and the longest move since the clearances were built (NaN for
+		// a body they do not hold yet: max keeps it)
+		sel, bitem, clr := s.mobileSel, s.bitem, s.clear
 		d2 := 0.0
 		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
 			i := sel[k]
-			p := s.Bodies[i].Pos
-			keys[k] = s.mobile.Key(p)
+			b := &s.Bodies[i]
+			p := b.Pos
+			bitem[k] = mobileItem{pos: p, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: i,
+				plain: b.Shape == Disc && !b.HasNub}
 			cl := &clr[i]
 			cl.cur = p
 			d := p.Sub(cl.pos)
@@ -121,18 +135,21 @@ func New(center, size ci.Vector3) *Space {
 		}
 		s.driftSq[c] = d2
 	}
+	s.reindexJobs.cells = func(c int) {
+		// each item's cell
+		bitem, keys := s.bitem, s.mobile.pk
+		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(bitem)); k++ {
+			keys[k] = s.mobile.Key(bitem[k].pos)
+		}
+	}
 	s.reindexJobs.clearance = s.clearanceJob
 	s.reindexJobs.store = s.storeJob
 	s.reindexJobs.refresh = s.refreshJob
 	s.reindexJobs.items = func(c int) {
-		// in body order (bodies are read one after the other), each to
-		// its place in the index
-		sel, dest := s.mobileSel, s.mobile.slot
-		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
-			i := sel[k]
-			b := &s.Bodies[i]
-			s.mitem[dest[k]] = mobileItem{pos: b.Pos, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: i,
-				plain: b.Shape == Disc && !b.HasNub}
+		// in body order, each item to its place in the index
+		bitem, dest := s.bitem, s.mobile.slot
+		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(bitem)); k++ {
+			s.mitem[dest[k]] = bitem[k]
 		}
 	}
 	s.Reindex() // queries work (and find nothing) before the first real Reindex
@@ -214,19 +231,14 @@ func (s *Space) ReindexWith(run Runner) {
 		s.clear = append(s.clear, clearance{})
 		s.unclear(k) // static, until the index says otherwise
 	}
-	// the mobile grid: the bodies sorted by the cell of their centre
-	// (Cells: its cost follows the bodies, not the arena's area), then the
-	// packed items in grid order
+	// each body's item, in body order, and how far the bodies drifted
 	g := &s.mobile
 	g.Reset(s.lo, s.hi, cell)
 	n := len(s.mobileSel)
 	chunks := (n + reindexChunk - 1) / reindexChunk
-	g.Keys(n)
+	s.bitem = hugepage.Grow(s.bitem[:0], n)[:n]
 	s.driftSq = resize(s.driftSq, chunks)
-	run.Run(chunks, s.reindexJobs.cells)
-	g.IndexWith(run)
-	s.mitem = hugepage.Grow(s.mitem[:0], n)[:n]
-	run.Run(chunks, s.reindexJobs.items)
+	run.Run(chunks, s.reindexJobs.track)
 	// The clearances and neighbour lists are built again only once some
 	// body has moved more than driftLimit since they were (or bodies
 	// came or went): until then they hold with a margin of twice the
@@ -244,7 +256,16 @@ func (s *Space) ReindexWith(run Runner) {
 		}
 		rebuild = true
 	}
-	if rebuild || !(drift <= s.driftLimit) {
+	rebuild = rebuild || !(drift <= s.driftLimit)
+	// the mobile grid: now when the lists are built from it, or when
+	// the last one was read (queries then find it ready, as they would
+	// build it one at a time); otherwise when a query asks for it
+	s.gridStale.Store(true)
+	if rebuild || s.gridRead.Load() {
+		s.buildGrid(run)
+	}
+	s.gridRead.Store(false)
+	if rebuild {
 		s.scanEnd = hugepage.Grow(s.scanEnd[:0], n)[:n]
 		for len(s.nb) < chunks {
 			s.nb = append(s.nb, nil)
@@ -272,6 +293,39 @@ func (s *Space) ReindexWith(run Runner) {
 		}
 		s.static.build(s.lo, s.hi, math.Max(4*cell, 1), s.Bodies, s.staticSel)
 		s.staticDirty = false
+	}
+}
+
+// buildGrid builds the mobile grid from the items of the last Reindex
+// (bitem): the bodies sorted by the cell of their centre (Cells: its
+// cost follows the bodies, not the arena's area), then their items in
+// grid order. Its passes run by run.
+func (s *Space) buildGrid(run Runner) {
+	g := &s.mobile
+	n := len(s.bitem)
+	chunks := (n + reindexChunk - 1) / reindexChunk
+	g.Keys(n)
+	run.Run(chunks, s.reindexJobs.cells)
+	g.IndexWith(run)
+	s.mitem = hugepage.Grow(s.mitem[:0], n)[:n]
+	run.Run(chunks, s.reindexJobs.items)
+	s.gridStale.Store(false)
+}
+
+// fresh makes the mobile grid ready for a query (built, if the last
+// Reindex left it stale, by the first query to ask, while the others
+// wait), and notes that the grid was read. Queries call it before they
+// read mobile or mitem; those the neighbour lists answer do not.
+func (s *Space) fresh() {
+	if !s.gridRead.Load() {
+		s.gridRead.Store(true)
+	}
+	if s.gridStale.Load() {
+		s.gridMu.Lock()
+		if s.gridStale.Load() {
+			s.buildGrid(serial{})
+		}
+		s.gridMu.Unlock()
 	}
 }
 
@@ -411,6 +465,7 @@ func (s *Space) Nearby(p ci.Vector2, r, z float64, ignore int, buf []int32) []in
 	if ignore >= 0 && s.clearOf(ignore, p, r) {
 		return buf // no other mobile body comes within r of the robot at p
 	}
+	s.fresh()
 	g := &s.mobile
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
 	x0, y0, x1, y1 := g.Span(p.Sub(pad), p.Add(pad))
@@ -456,6 +511,7 @@ func (s *Space) CastRayAmong(cands []int32, from, to ci.Vector2) (t float64, hit
 // NearMobile calls fn for every mobile body (as of the last Reindex) whose
 // footprint may meet the box [lo, hi], until fn returns false.
 func (s *Space) NearMobile(lo, hi ci.Vector2, fn func(i int) bool) {
+	s.fresh()
 	r := ci.Vector2{X: s.maxMobileR, Y: s.maxMobileR}
 	g := &s.mobile
 	x0, y0, x1, y1 := g.Span(lo.Sub(r), hi.Add(r))
@@ -478,6 +534,7 @@ func (s *Space) NearMobile(lo, hi ci.Vector2, fn func(i int) bool) {
 // Reindex) whose bounding disc comes within r of p, until fn returns
 // false. It filters on the packed index alone, without reading Body.
 func (s *Space) NearMobileDisc(p ci.Vector2, r float64, fn func(i int) bool) {
+	s.fresh()
 	g := &s.mobile
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
 	x0, y0, x1, y1 := g.Span(p.Sub(pad), p.Add(pad))
@@ -521,6 +578,7 @@ func (s *Space) NearMobileDiscOf(i int, p, q ci.Vector2, r float64, buf []int32)
 		}
 		return buf
 	}
+	s.fresh()
 	g := &s.mobile
 	pad := ci.Vector2{X: r + s.maxMobileR, Y: r + s.maxMobileR}
 	x0, y0, x1, y1 := g.Span(q.Sub(pad), q.Add(pad))
