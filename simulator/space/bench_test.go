@@ -73,8 +73,10 @@ func BenchmarkCastRay(b *testing.B) {
 	b.ReportMetric(float64(hits)/float64(b.N), "hits/op")
 }
 
-// BenchmarkReindex rebuilds the index of n moving e-pucks, as the
-// simulator does every tick; the static walls are indexed once.
+// BenchmarkReindex rebuilds the index of n e-pucks, as the simulator
+// does every tick; the static walls are indexed once. The e-pucks do not
+// move and nothing reads the grid: only the pass over the bodies and the
+// refresh of the lists run (BenchmarkReindexDrift has the other cases).
 func BenchmarkReindex(b *testing.B) {
 	for _, n := range []int{10000, 100000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
@@ -185,16 +187,24 @@ func BenchmarkStoredOrder(b *testing.B) {
 // for 102 to 140 CPU ns, about what the simulator's ticks spend on their
 // rebuild). The random_order case stores the million robots in random
 // order instead, as a long run leaves them (their neighbours anywhere in
-// memory, as BenchmarkStoredOrder's): the rebuild's passes in body order
-// then read and write the index all over.
+// memory, as BenchmarkStoredOrder's): the refresh of the neighbour lists
+// then reads items all over. The robots never drift far enough to have
+// the lists built again, and nothing reads the grid, which a rebuild then
+// leaves unbuilt; in the grid_read case a query reads it after every
+// rebuild, so that each rebuild also builds the grid, whose passes in
+// body order read and write it all over when the robots are in random
+// order.
 func BenchmarkReindexDrift(b *testing.B) {
 	for _, c := range []struct {
-		n        int
-		shuffled bool
-	}{{100000, false}, {1000000, false}, {1000000, true}} {
+		n              int
+		shuffled, read bool
+	}{{100000, false, false}, {1000000, false, false}, {1000000, true, false}, {1000000, false, true}, {1000000, true, true}} {
 		name := fmt.Sprint(c.n)
 		if c.shuffled {
 			name += "_random_order"
+		}
+		if c.read {
+			name += "_grid_read"
 		}
 		b.Run(name, func(b *testing.B) {
 			n := c.n
@@ -243,6 +253,9 @@ func BenchmarkReindexDrift(b *testing.B) {
 				least.Start()
 				s.Reindex()
 				least.Stop()
+				if c.read {
+					s.NearMobile(ci.Vector2{}, ci.Vector2{}, func(int) bool { return false })
+				}
 			}
 			if ns, ok := least.Mean(float64(n)); ok {
 				b.ReportMetric(ns, "cpu-ns/robot")
