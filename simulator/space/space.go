@@ -55,10 +55,6 @@ type Space struct {
 	// refreshJob copies their items again while the lists hold.
 	nb    [][]mobileItem
 	nbSel [][]int32
-	// scan holds, per chunk of the mobile index, the neighbour lists
-	// clearanceJob finds, in grid order, for storeJob to copy to nb in
-	// body order.
-	scan [][]int32
 	// drift bounds how far any mobile body moved since the clearances
 	// were built (0 when they were built at this Reindex); shrink is what
 	// the clearances and lists lose to it (twice the drift and a margin
@@ -71,9 +67,6 @@ type Space struct {
 	drift, shrink, driftLimit float64
 	denied                    atomic.Bool
 	driftSq                   []float64
-	// scanEnd holds, per item of the mobile index, where its neighbour
-	// list ends in its chunk's scan (clearanceJob, for storeJob).
-	scanEnd []int32
 }
 
 // Runner runs n independent jobs, maybe in parallel (the simulator's
@@ -91,7 +84,7 @@ func (serial) Run(n int, job func(int)) {
 // reindexJobs are Reindex's parallel passes, made once so that
 // reindexing allocates nothing.
 type reindexJobs struct {
-	track, cells, items, clearance, store, refresh func(chunk int)
+	track, cells, items, clearance, refresh func(chunk int)
 }
 
 const reindexChunk = 4096
@@ -143,7 +136,6 @@ func New(center, size ci.Vector3) *Space {
 		}
 	}
 	s.reindexJobs.clearance = s.clearanceJob
-	s.reindexJobs.store = s.storeJob
 	s.reindexJobs.refresh = s.refreshJob
 	s.reindexJobs.items = func(c int) {
 		// in body order, each item to its place in the index
@@ -266,14 +258,11 @@ func (s *Space) ReindexWith(run Runner) {
 	}
 	s.gridRead.Store(false)
 	if rebuild {
-		s.scanEnd = hugepage.Grow(s.scanEnd[:0], n)[:n]
 		for len(s.nb) < chunks {
 			s.nb = append(s.nb, nil)
 			s.nbSel = append(s.nbSel, nil)
-			s.scan = append(s.scan, nil)
 		}
 		run.Run(chunks, s.reindexJobs.clearance)
-		run.Run(chunks, s.reindexJobs.store)
 		drift = 0
 	} else {
 		// (also when no body is off its place at the build: one may have
