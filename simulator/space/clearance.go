@@ -43,6 +43,81 @@ const minDriftLimit = 1e-3
 // from it (positions of a few hundred metres round at about 1e-13).
 const driftSlack = 1e-9
 
+// clearanceJob computes the clearance and the neighbour list of each
+// body of chunk c of the mobile bodies (mobileSel, in body order), from
+// a scan of the cells of the mobile grid within maxClearance of it, and
+// writes them in body order, as the sensors and engines read them. Most
+// queries of an uncrowded swarm (sensors, kinematics2d's contacts) then
+// end at the clearance, and the others read the body's neighbour list:
+// copies of the items whose bounding disc comes within maxClearance of
+// its own, in grid order. Bodies stored in space order (as set-up
+// stores them) scan the same rows one after the other; once they have
+// drifted, each body's scan reads rows elsewhere, but the scans do not
+// wait for one another. (Scanning in grid order and then copying the
+// lists and gaps to body order, as this did before, cost some 20 % more
+// at a million e-pucks, and some 14 % more at 100,000 drifted for five
+// minutes.)
+func (s *Space) clearanceJob(c int) {
+	g := &s.mobile
+	sel, slot, bitem, items, pts := s.mobileSel, g.slot, s.bitem, s.mitem, g.items
+	nb, nbSel := s.nb[c][:0], s.nbSel[c][:0]
+	lo, inv, nx, ny := g.lo, g.inv, g.nx, g.ny
+	wx0, wy0, wx1, wy1 := g.wx0, g.wy0, g.wx0+g.wnx-1, g.wy0+g.wny-1
+	sparse, start, wnx, off := g.sparse, g.start, g.wnx, g.off
+	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
+		m := &bitem[k]
+		own := int(slot[k])
+		mp, mr := m.pos, m.r
+		// Only the cells within maxClearance of the disc are scanned:
+		// beyond them every body is farther, so the bound holds. They are
+		// g.Span(mp-pad, mp+pad), computed here as Span does, operation
+		// for operation (with what Span reads of the index in locals:
+		// the appends would otherwise make the compiler read them again
+		// for every body and row).
+		gap := maxClearance
+		pad := maxClearance + mr + s.maxMobileR
+		x0 := max(clampCell((mp.X-pad-lo.X)*inv, nx), wx0)
+		y0 := max(clampCell((mp.Y-pad-lo.Y)*inv, ny), wy0)
+		x1 := min(clampCell((mp.X+pad-lo.X)*inv, nx), wx1)
+		y1 := min(clampCell((mp.Y+pad-lo.Y)*inv, ny), wy1)
+		if x0 > x1 {
+			y1 = y0 - 1 // no cell (Span's empty answer)
+		}
+		first := int32(len(nb))
+		for y := y0; y <= y1; y++ {
+			var q0, q1 int
+			if sparse {
+				q0, q1 = g.rowSparse(y, x0, x1)
+			} else {
+				r := y*wnx - off
+				q0, q1 = int(start[r+x0]), int(start[r+x1+1])
+			}
+			for i := range items[q0:q1] {
+				o := &items[q0+i]
+				if q0+i == own {
+					continue
+				}
+				d := o.pos.Sub(mp)
+				d2 := d.X*d.X + d.Y*d.Y
+				// a pair whose gap is surely beyond maxClearance changes
+				// neither the bound nor the list: no square root for it
+				if lim := maxClearance + mr + o.r; d2 > lim*lim*(1+1e-9) {
+					continue
+				}
+				gq := math.Sqrt(d2) - mr - o.r
+				gap = min(gap, gq)
+				if gq <= maxClearance {
+					nb = append(nb, *o)
+					nbSel = append(nbSel, pts[q0+i])
+				}
+			}
+		}
+		s.clear[sel[k]] = clearance{pos: mp, cur: mp, gap: gap, r: mr,
+			chunk: int32(c), start: first, end: int32(len(nb))}
+	}
+	s.nb[c], s.nbSel[c] = nb, nbSel
+}
+
 // refreshJob copies again, into the neighbour lists of chunk c of the
 // mobile bodies, the items of the neighbours they name, as this Reindex
 // made them (the lists were built at an earlier one): the queries read
@@ -117,79 +192,4 @@ func (s *Space) neighbours(i int, p, q ci.Vector2, r float64) ([]mobileItem, boo
 		return nil, false
 	}
 	return s.nb[c.chunk][c.start:c.end], true
-}
-
-// clearanceJob computes the clearance and the neighbour list of each
-// body of chunk c of the mobile bodies (mobileSel, in body order), from
-// a scan of the cells of the mobile grid within maxClearance of it, and
-// writes them in body order, as the sensors and engines read them. Most
-// queries of an uncrowded swarm (sensors, kinematics2d's contacts) then
-// end at the clearance, and the others read the body's neighbour list:
-// copies of the items whose bounding disc comes within maxClearance of
-// its own, in grid order. Bodies stored in space order (as set-up
-// stores them) scan the same rows one after the other; once they have
-// drifted, each body's scan reads rows elsewhere, but the scans do not
-// wait for one another. (Scanning in grid order and then copying the
-// lists and gaps to body order, as this did before, cost some 20 % more
-// at a million e-pucks, and some 14 % more at 100,000 drifted for five
-// minutes.)
-func (s *Space) clearanceJob(c int) {
-	g := &s.mobile
-	sel, slot, bitem, items, pts := s.mobileSel, g.slot, s.bitem, s.mitem, g.items
-	nb, nbSel := s.nb[c][:0], s.nbSel[c][:0]
-	lo, inv, nx, ny := g.lo, g.inv, g.nx, g.ny
-	wx0, wy0, wx1, wy1 := g.wx0, g.wy0, g.wx0+g.wnx-1, g.wy0+g.wny-1
-	sparse, start, wnx, off := g.sparse, g.start, g.wnx, g.off
-	for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
-		m := &bitem[k]
-		own := int(slot[k])
-		mp, mr := m.pos, m.r
-		// Only the cells within maxClearance of the disc are scanned:
-		// beyond them every body is farther, so the bound holds. They are
-		// g.Span(mp-pad, mp+pad), computed here as Span does, operation
-		// for operation (with what Span reads of the index in locals:
-		// the appends would otherwise make the compiler read them again
-		// for every body and row).
-		gap := maxClearance
-		pad := maxClearance + mr + s.maxMobileR
-		x0 := max(clampCell((mp.X-pad-lo.X)*inv, nx), wx0)
-		y0 := max(clampCell((mp.Y-pad-lo.Y)*inv, ny), wy0)
-		x1 := min(clampCell((mp.X+pad-lo.X)*inv, nx), wx1)
-		y1 := min(clampCell((mp.Y+pad-lo.Y)*inv, ny), wy1)
-		if x0 > x1 {
-			y1 = y0 - 1 // no cell (Span's empty answer)
-		}
-		first := int32(len(nb))
-		for y := y0; y <= y1; y++ {
-			var q0, q1 int
-			if sparse {
-				q0, q1 = g.rowSparse(y, x0, x1)
-			} else {
-				r := y*wnx - off
-				q0, q1 = int(start[r+x0]), int(start[r+x1+1])
-			}
-			for i := range items[q0:q1] {
-				o := &items[q0+i]
-				if q0+i == own {
-					continue
-				}
-				d := o.pos.Sub(mp)
-				d2 := d.X*d.X + d.Y*d.Y
-				// a pair whose gap is surely beyond maxClearance changes
-				// neither the bound nor the list: no square root for it
-				if lim := maxClearance + mr + o.r; d2 > lim*lim*(1+1e-9) {
-					continue
-				}
-				gq := math.Sqrt(d2) - mr - o.r
-				gap = min(gap, gq)
-				if gq <= maxClearance {
-					nb = append(nb, *o)
-					nbSel = append(nbSel, pts[q0+i])
-				}
-			}
-		}
-		s.clear[sel[k]] = clearance{pos: mp, cur: mp, gap: gap, r: mr,
-			chunk: int32(c), start: first, end: int32(len(nb))}
-	}
-	s.nb[c], s.nbSel[c] = nb, nbSel
 }
