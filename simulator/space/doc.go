@@ -3,17 +3,18 @@
 // slice, and a positional index owned by the project (two uniform grids:
 // one for static bodies, rebuilt only when they change, one for mobile
 // bodies, rebuilt at a tick when something reads it) that answers range
-// and ray queries with
-// analytic ray-disc and ray-box tests. The grids store only the cells the
-// bodies occupy ([Cells]), so the cost of a tick follows the number of
-// bodies, not the arena's area. Beside the grids, each mobile body has a
-// clearance (how far its nearest mobile neighbour is) and a list of the
-// neighbours within a sensor's range, which most queries read instead of
-// the grid; they are built again only once some body has drifted a few
-// centimetres, and hold in between with a margin of twice the drift.
+// and ray queries with analytic ray-disc and ray-box tests. The grids
+// store only the cells the bodies occupy ([Cells]), so the cost of a
+// tick follows the number of bodies, not the arena's area. Beside the
+// grids, each mobile body has a clearance (how far its nearest mobile
+// neighbour is) and a list of the neighbours within a sensor's range,
+// which most queries read instead of the grid; they are built again
+// only once some body has drifted a few centimetres, and hold in between
+// with a margin of twice the drift.
 // Between those builds, while the lists answer every query (a swarm of
 // e-pucks), the mobile grid is not built at all: the first query that
-// needs it builds it, and the next Reindex builds it at once.
+// needs it builds it, and a Reindex after a tick that read it builds it
+// at once.
 //
 // Concurrency follows the simulation tick: physics engines write the poses
 // of the bodies they own (disjoint sets) while nobody reads; the index is
