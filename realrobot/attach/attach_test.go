@@ -188,6 +188,63 @@ func TestStopDuringSenseAnswersTheTick(t *testing.T) {
 	}
 }
 
+// A stop that supersedes the robot's Act of a tick answers the
+// simulation's tick too, also when it reached the link before the link
+// sensed that tick (so that the link's own Act would still go): the
+// merged Act sends the link a stop instead of nothing, and the
+// simulation in lockstep goes on to the next tick.
+func TestMergedActSupersededAnswersTheTick(t *testing.T) {
+	acts := make(chan simlink.Frame, 100)
+	devs := realrobot.Devices{Sensors: []string{ci.TagEPuckProximity}}
+	link, err := attach.Dial(attach.Options{Addr: fakeSim(t, "tok", make(fakeProx, 8), acts), Token: "tok", RobotID: "ep0",
+		Devices: devs, Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := realrobottest.NewDriver()
+	m := attach.Merge(real, link, nil)
+	defer m.Close()
+	if err := m.Sense(); err != nil { // tick 1
+		t.Fatal(err)
+	}
+	if err := m.Act(); err != nil {
+		t.Fatal(err)
+	}
+	// Merged.Sense and a concurrent Merged.Stop, interleaved: the robot
+	// senses, the stop reaches the robot and then the link, which has
+	// not sensed tick 2 yet; the link senses it.
+	if err := real.Sense(); err != nil {
+		t.Fatal(err)
+	}
+	if err := real.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := link.Stop(); err != nil { // answers tick 1 again: the simulation waits for tick 2's
+		t.Fatal(err)
+	}
+	if err := link.Sense(); err != nil { // tick 2
+		t.Fatal(err)
+	}
+	if err := m.Act(); !errors.Is(err, realrobot.ErrSuperseded) {
+		t.Fatalf("Act after a stop: %v, want an error wrapping realrobot.ErrSuperseded", err)
+	}
+	if err := m.Sense(); err != nil { // tick 3, once tick 2 is answered
+		t.Fatalf("the tick after a superseded Act: %v", err)
+	}
+	if got := link.Tick(); got != 3 {
+		t.Fatalf("sensed tick %d, want 3", got)
+	}
+	var stops []uint64
+	for len(acts) > 0 {
+		if a := <-acts; a.Stop {
+			stops = append(stops, a.Tick)
+		}
+	}
+	if len(stops) == 0 || stops[len(stops)-1] != 2 {
+		t.Fatalf("stops for ticks %v, want the last for tick 2", stops)
+	}
+}
+
 // ledBoard is a fake robot with LEDs.
 type ledBoard struct {
 	*realrobottest.Driver

@@ -94,6 +94,11 @@ func (m *Merged) Sense() error {
 func (m *Merged) Act() error {
 	err := m.real.Act()
 	if errors.Is(err, realrobot.ErrSuperseded) {
+		// The stop that superseded it may have reached the link before
+		// the link sensed this tick, and answered the tick before: a
+		// stop answers this one, or the simulation in lockstep would
+		// wait for it (a second stop of a tick changes nothing).
+		m.link.Stop()
 		return err
 	}
 	return errors.Join(err, m.link.Act())
