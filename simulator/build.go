@@ -653,7 +653,7 @@ func (s *Simulator) addCopies(d *config.Distribute, spec *entity.Spec, poses []d
 	})
 	for _, f := range bad {
 		if f.err != nil {
-			s.sp.Bodies = s.sp.Bodies[:h0+f.at]
+			s.sp.Bodies, s.sp.Drive = s.sp.Bodies[:h0+f.at], s.sp.Drive[:h0+f.at]
 			s.robots = s.robots[:r0+f.at]
 			s.world.Robots = s.world.Robots[:r0+f.at]
 			return f.at - 1, f.err

@@ -59,7 +59,7 @@ func TestClonedDevicesAreTheRobotsOwn(t *testing.T) {
 		r.actuators()[0].(ci.DifferentialSteeringActuator).SetLinearVelocity(10, 10)
 		r.actuators()[0].Apply()
 		for k, o := range s.robots {
-			if v, want := s.sp.Bodies[o.Body].TargetV, map[bool]float64{true: 0.1}[k == i]; v != want {
+			if v, want := s.sp.Drive[o.Body].V, map[bool]float64{true: 0.1}[k == i]; v != want {
 				t.Fatalf("robot %d's wheels at 10 cm/s: robot %d's body asks %g m/s, want %g", i, k, v, want)
 			}
 		}

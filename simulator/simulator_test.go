@@ -187,9 +187,9 @@ func TestControllerPanicStopsRobotsAndReports(t *testing.T) {
 	sim := build(t, experiment("100", ctrl, `<foot-bot id="fb"><body position="0,0,0"/><controller config="tp"/></foot-bot>`, ""), simulator.Options{})
 	err := sim.Run(context.Background())
 	contains(t, err, "fb", "panicked", "boom", "stopped")
-	b := sim.Robot(0).B()
-	if b.TargetV != 0 || b.TargetW != 0 {
-		t.Fatalf("robot still driven at v=%g w=%g after the panic", b.TargetV, b.TargetW)
+	d := sim.Robot(0).Drive()
+	if d.V != 0 || d.W != 0 {
+		t.Fatalf("robot still driven at v=%g w=%g after the panic", d.V, d.W)
 	}
 	if sim.Step() == nil {
 		t.Fatal("Step after a failure must keep failing")

@@ -51,24 +51,24 @@ func TestDifferentialSteering(t *testing.T) {
 		if tk, ok := w.(interface{ Tickless() bool }); !ok || !tk.Tickless() {
 			t.Errorf("%s: exact wheels are not tickless", tt.m.Type)
 		}
-		at := *r.B()
+		at := *r.Drive()
 		w.Apply()
-		if b := r.B(); b.TargetV != at.TargetV || b.TargetW != at.TargetW {
-			t.Errorf("%s (%g, %g): Apply changed the drive set at once from %v, %v to %v, %v", tt.m.Type, tt.left, tt.right, at.TargetV, at.TargetW, b.TargetV, b.TargetW)
+		if d := r.Drive(); *d != at {
+			t.Errorf("%s (%g, %g): Apply changed the drive set at once from %v, %v to %v, %v", tt.m.Type, tt.left, tt.right, at.V, at.W, d.V, d.W)
 		}
 		l, rr := tt.left/100, tt.right/100
-		b := r.B()
+		b := r.Drive()
 		if math.Abs(r.Wheels[0]-l) > 1e-15 || math.Abs(r.Wheels[1]-rr) > 1e-15 {
 			t.Errorf("%s (%g, %g): Wheels = %v m/s, want [%g %g]", tt.m.Type, tt.left, tt.right, r.Wheels, l, rr)
 		}
-		if v, om := (l+rr)/2, (rr-l)/tt.m.Axle; math.Abs(b.TargetV-v) > 1e-15 || math.Abs(b.TargetW-om) > 1e-12 {
-			t.Errorf("%s (%g, %g): TargetV, TargetW = %v, %v; want %v, %v", tt.m.Type, tt.left, tt.right, b.TargetV, b.TargetW, v, om)
+		if v, om := (l+rr)/2, (rr-l)/tt.m.Axle; math.Abs(b.V-v) > 1e-15 || math.Abs(b.W-om) > 1e-12 {
+			t.Errorf("%s (%g, %g): drive %v, %v; want %v, %v", tt.m.Type, tt.left, tt.right, b.V, b.W, v, om)
 		}
 		// The values stay until the controller changes them.
 		before := *b
 		w.Apply()
-		if b.TargetV != before.TargetV || b.TargetW != before.TargetW {
-			t.Errorf("a second Apply changed the drive to %v, %v", b.TargetV, b.TargetW)
+		if *b != before {
+			t.Errorf("a second Apply changed the drive to %v, %v", b.V, b.W)
 		}
 	}
 }
@@ -83,19 +83,19 @@ func TestNoisyWheelsWaitForApply(t *testing.T) {
 		t.Errorf("noisy wheels are tickless: the act phase would skip their noise")
 	}
 	w.SetLinearVelocity(5, 5)
-	if b := r.B(); b.TargetV != 0 || b.TargetW != 0 || r.Wheels != [2]float64{} {
+	if d := r.Drive(); d.V != 0 || d.W != 0 || r.Wheels != [2]float64{} {
 		t.Errorf("the body changed before Apply")
 	}
 	w.Apply()
-	if b := r.B(); b.TargetV == 0 {
+	if d := r.Drive(); d.V == 0 {
 		t.Errorf("Apply left the drive at zero")
 	}
 	// Reset stops exact wheels at once too
 	e := wheels(t, r, `<differential_steering implementation="default" />`)
 	e.SetLinearVelocity(5, 5)
 	e.(interface{ Reset() }).Reset()
-	if b := r.B(); b.TargetV != 0 || b.TargetW != 0 || r.Wheels != [2]float64{} {
-		t.Errorf("exact wheels after Reset: drive %v, %v and wheels %v, want zeros", b.TargetV, b.TargetW, r.Wheels)
+	if d := r.Drive(); d.V != 0 || d.W != 0 || r.Wheels != [2]float64{} {
+		t.Errorf("exact wheels after Reset: drive %v, %v and wheels %v, want zeros", d.V, d.W, r.Wheels)
 	}
 }
 
@@ -123,7 +123,7 @@ func TestDifferentialSteeringNoise(t *testing.T) {
 				// Stopped wheels stay exactly stopped, whatever the noise.
 				wa.SetLinearVelocity(0, 0)
 				wa.Apply()
-				if a.Wheels != [2]float64{} || a.B().TargetV != 0 || a.B().TargetW != 0 {
+				if a.Wheels != [2]float64{} || a.Drive().V != 0 || a.Drive().W != 0 {
 					t.Fatalf("stopped wheels moved: %v", a.Wheels)
 				}
 				wa.SetLinearVelocity(tt.v, 0)
@@ -357,8 +357,8 @@ func TestExactWheelsSetAsApply(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	special := []float64{0, math.Copysign(0, -1), 5, -5, 1e-310, -1e-310, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
 	bits := func() [4]uint64 {
-		b := r.B()
-		return [4]uint64{math.Float64bits(r.Wheels[0]), math.Float64bits(r.Wheels[1]), math.Float64bits(b.TargetV), math.Float64bits(b.TargetW)}
+		d := r.Drive()
+		return [4]uint64{math.Float64bits(r.Wheels[0]), math.Float64bits(r.Wheels[1]), math.Float64bits(d.V), math.Float64bits(d.W)}
 	}
 	check := func(left, right float64) {
 		w.SetLinearVelocity(left, right)

@@ -64,8 +64,8 @@ func Example_wheels() {
 	}
 	dev.(ci.DifferentialSteeringActuator).SetLinearVelocity(5, 15) // cm/s
 	dev.(devices.Actuator).Apply()
-	b := r.B()
-	fmt.Printf("wheels %v m/s, forward %.2f m/s, turning %.4f rad/s\n", r.Wheels, b.TargetV, b.TargetW)
+	d := r.Drive()
+	fmt.Printf("wheels %v m/s, forward %.2f m/s, turning %.4f rad/s\n", r.Wheels, d.V, d.W)
 	// Output:
 	// wheels [0.05 0.15] m/s, forward 0.10 m/s, turning 0.7143 rad/s
 }

@@ -50,8 +50,8 @@ func TestEyeBotModel(t *testing.T) {
 	sp := space.New(ci.Vector3{Z: 1}, ci.Vector3{X: 4, Y: 4, Z: 2})
 	r := &entity.Robot{Model: m, Space: sp, Body: sp.Add(space.Body{Movable: true})}
 	r.SetWheels(0, 0)
-	if b := r.B(); b.TargetV != 0 || b.TargetW != 0 {
-		t.Errorf("SetWheels(0, 0) gives drive %g, %g", b.TargetV, b.TargetW)
+	if d := r.Drive(); d.V != 0 || d.W != 0 {
+		t.Errorf("SetWheels(0, 0) gives drive %g, %g", d.V, d.W)
 	}
 }
 

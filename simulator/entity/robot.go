@@ -46,11 +46,15 @@ type Robot struct {
 // B returns the robot's body.
 func (r *Robot) B() *space.Body { return &r.Space.Bodies[r.Body] }
 
+// Drive returns the robot's drive: what its wheels ask of the physics
+// (Space.Drive).
+func (r *Robot) Drive() *space.Drive { return &r.Space.Drive[r.Body] }
+
 // SetWheels sets the wheel speeds (m/s) and the velocity the physics drags
 // the body toward: v = (l+r)/2 along the heading, w = (r-l)/axle.
 func (r *Robot) SetWheels(left, right float64) {
 	r.Wheels = [2]float64{left, right}
-	b := r.B()
-	b.TargetV = (left + right) / 2
-	b.TargetW = (right - left) / r.Model.Axle
+	d := r.Drive()
+	d.V = (left + right) / 2
+	d.W = (right - left) / r.Model.Axle
 }

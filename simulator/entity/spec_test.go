@@ -421,10 +421,12 @@ func TestSetWheels(t *testing.T) {
 		if r.Wheels != [2]float64{tt.left, tt.right} {
 			t.Errorf("%s SetWheels(%g, %g): Wheels = %v", tt.m.Type, tt.left, tt.right, r.Wheels)
 		}
-		if math.Abs(b.TargetV-tt.v) > 1e-15 || math.Abs(b.TargetW-tt.w) > 1e-12 {
-			t.Errorf("%s SetWheels(%g, %g): TargetV, TargetW = %v, %v; want %v, %v", tt.m.Type, tt.left, tt.right, b.TargetV, b.TargetW, tt.v, tt.w)
+		if d := r.Drive(); d != &s.Drive[h] {
+			t.Fatalf("Drive() is not the robot's drive")
+		} else if math.Abs(d.V-tt.v) > 1e-15 || math.Abs(d.W-tt.w) > 1e-12 {
+			t.Errorf("%s SetWheels(%g, %g): drive %v, %v; want %v, %v", tt.m.Type, tt.left, tt.right, d.V, d.W, tt.v, tt.w)
 		}
-		if o := s.Bodies[0]; o.TargetV != 0 || o.TargetW != 0 {
+		if o := s.Drive[0]; o != (space.Drive{}) {
 			t.Errorf("another body was driven: %+v", o)
 		}
 	}

@@ -21,10 +21,11 @@ const (
 //
 // The fields are grouped by use: what every neighbour query reads comes
 // first and fits in one 64-byte cache line (a swarm's sensors read it for
-// every robot every tick), then what engines write each step, then the
-// rest; what few bodies have (a flight, a tilt, a nub) is apart, behind
-// one pointer. The size is 192 bytes, a multiple of 64, so that in a
-// slice the first group of every body stays on one line
+// every robot every tick), then what engines write or read at each step,
+// then the rest; what few bodies have (a flight, a tilt, a nub) is
+// apart, behind one pointer, and what the body is driven at is apart in
+// the space (Space.Drive). The size is 192 bytes, a multiple of 64, so
+// that in a slice the first group of every body stays on one line
 // (TestBodySize).
 type Body struct {
 	// read by every query
@@ -46,25 +47,32 @@ type Body struct {
 	// for none (static bodies).
 	Engine int32
 
-	// written by engines each step
+	// written or read by engines at each step
 	Yaw float64
-	// Drive: the velocity the body is dragged toward (forward speed along
-	// its heading in m/s and angular speed in rad/s) with at most MaxForce
-	// and MaxTorque. Robots set it from their wheels; passive movable
-	// objects keep it at zero, which models their friction on the floor.
-	TargetV, TargetW float64
 	// Vel and AngVel are the body's velocity after the last physics step.
 	Vel    ci.Vector2
 	AngVel float64
 	Half   ci.Vector2 // Box: half sizes along its local X and Y
-
+	// MaxForce and MaxTorque bound the force and torque that drag the
+	// body toward its drive (Space.Drive).
 	MaxForce, MaxTorque float64
-	Mass                float64
-	ID                  string
-	Type                string // entity tag: "foot-bot", "e-puck", "box", "cylinder", ...
+
+	Mass float64
+	_    [16]byte // (the size stays a multiple of 64)
+	ID   string
+	Type string // entity tag: "foot-bot", "e-puck", "box", "cylinder", ...
 	// extra is what few bodies have; nil for the others. Space.Add gives
 	// each body its own copy.
 	extra *bodyExtra
+}
+
+// Drive is the velocity a body is dragged toward: its forward speed along
+// its heading (V, m/s) and its angular speed (W, rad/s), with at most
+// the body's MaxForce and MaxTorque. Robots set it from their wheels;
+// passive movable objects keep it at zero, which models their friction
+// on the floor.
+type Drive struct {
+	V, W float64
 }
 
 // bodyExtra is what a body has only in some scenes: a flight, a tilt, a

@@ -7,7 +7,7 @@ type FlightMode uint8
 
 const (
 	// Hover is the mode of a flying body that no quadrotor actuator
-	// commands: the engine drives it by its TargetV and TargetW at
+	// commands: the engine drives it by its drive (Space.Drive) at
 	// constant height, so that an eye-bot whose drive is zero hovers
 	// where it is.
 	Hover FlightMode = iota

@@ -289,6 +289,8 @@ func (s *Space) Bounds() (lo, hi ci.Vector2) { return s.lo, s.hi }
 func (s *Space) Extend(n int, movable bool) {
 	s.Bodies = hugepage.Grow(s.Bodies, n)
 	s.Bodies = s.Bodies[:len(s.Bodies)+n]
+	s.Drive = hugepage.Grow(s.Drive, n)
+	s.Drive = s.Drive[:len(s.Drive)+n]
 	if movable {
 		s.mobileDirty = true
 	} else {

@@ -177,3 +177,29 @@ func TestExtendPutIsAdd(t *testing.T) {
 		}
 	}
 }
+
+// Every body has a drive, zero when it is added, whichever way it is
+// added (Add, Extend and Put), and a drive set stays with its body.
+func TestDriveFollowsBodies(t *testing.T) {
+	sp := space.New(ci.Vector3{Z: 0.5}, ci.Vector3{X: 10, Y: 10, Z: 1})
+	sp.Grow(2)
+	a := sp.Add(robot(0, 0, epuckR, epuckH))
+	sp.Drive[a] = space.Drive{V: 0.1, W: -0.2}
+	b := sp.Add(robot(1, 0, epuckR, epuckH))
+	sp.Extend(3, true)
+	c := robot(2, 0, epuckR, epuckH)
+	for h := b + 1; h < len(sp.Bodies); h++ {
+		sp.Put(h, &c)
+	}
+	if len(sp.Drive) != len(sp.Bodies) || len(sp.Bodies) != 5 {
+		t.Fatalf("%d drives for %d bodies, want 5 each", len(sp.Drive), len(sp.Bodies))
+	}
+	if sp.Drive[a] != (space.Drive{V: 0.1, W: -0.2}) {
+		t.Errorf("body %d's drive became %+v", a, sp.Drive[a])
+	}
+	for h := b; h < len(sp.Drive); h++ {
+		if sp.Drive[h] != (space.Drive{}) {
+			t.Errorf("body %d starts driven at %+v", h, sp.Drive[h])
+		}
+	}
+}

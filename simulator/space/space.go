@@ -16,6 +16,12 @@ type Space struct {
 	// Bodies are indexed by a stable handle: removing a body marks it
 	// Removed and keeps the others' indices.
 	Bodies []Body
+	// Drive holds, per body handle, the body's drive (zero for a body
+	// just added). It is apart from the bodies, 16 bytes per body, as
+	// its readers and writers are: every tick a robot's wheels write it
+	// and an engine reads it, and neither then touches the body's cache
+	// lines for it.
+	Drive []Drive
 
 	lo, hi     ci.Vector2
 	static     footGrid
@@ -162,12 +168,16 @@ func (s *Space) Add(b Body) int {
 		s.mobileDirty = true
 	}
 	s.Bodies = append(s.Bodies, b)
+	s.Drive = append(s.Drive, Drive{})
 	return len(s.Bodies) - 1
 }
 
 // Grow makes room for n more bodies, so that adding a known number of
 // bodies does not copy the ones added before.
-func (s *Space) Grow(n int) { s.Bodies = hugepage.Grow(s.Bodies, n) }
+func (s *Space) Grow(n int) {
+	s.Bodies = hugepage.Grow(s.Bodies, n)
+	s.Drive = hugepage.Grow(s.Drive, n)
+}
 
 // Remove hides body i from every query (after the next Reindex).
 func (s *Space) Remove(i int) {

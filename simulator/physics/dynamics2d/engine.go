@@ -536,8 +536,7 @@ func normalizeAngle(a float64) float64 {
 }
 
 func (e *Engine) reach(o *object, dt float64) float64 {
-	b := &e.sp.Bodies[o.body]
-	speed := max(o.v.Length(), math.Abs(b.TargetV))
+	speed := max(o.v.Length(), math.Abs(e.sp.Drive[o.body].V))
 	return speed*dt*1.5 + 0.002 + o.spin
 }
 
@@ -559,10 +558,10 @@ func (e *Engine) stepCP(sub float64) {
 // through the tick's sub-steps while the body turns: on an arc the body
 // moves along the chord's start direction, not along the arc.
 func (e *Engine) setTarget(o *object, angle float64) {
-	b := &e.sp.Bodies[o.body]
+	d := e.sp.Drive[o.body]
 	s, c := math.Sincos(angle)
-	o.drive.tv = cp.Vector{X: c * b.TargetV, Y: s * b.TargetV}
-	o.drive.tw = b.TargetW
+	o.drive.tv = cp.Vector{X: c * d.V, Y: s * d.V}
+	o.drive.tw = d.W
 }
 
 // stepFree advances a body that touches nothing through the same sub-steps

@@ -40,7 +40,7 @@ func ExampleNew() {
 		return
 	}
 	sp.Reindex()
-	sp.Bodies[fb].TargetV = 0.1 // m/s: both wheels at 10 cm/s
+	sp.Drive[fb].V = 0.1 // m/s: both wheels at 10 cm/s
 	for tick := 0; tick < 100; tick++ {
 		eng.Step(0.1, physics.Serial{})
 		eng.Commit(physics.Serial{})

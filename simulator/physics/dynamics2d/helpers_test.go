@@ -134,12 +134,11 @@ func (w *world) object(b space.Body, mass float64) int {
 // differential steering actuator does.
 func (w *world) wheels(i int, left, right, axle float64) {
 	l, r := left/100, right/100
-	w.sp.Bodies[i].TargetV = (l + r) / 2
-	w.sp.Bodies[i].TargetW = (r - l) / axle
+	w.sp.Drive[i] = space.Drive{V: (l + r) / 2, W: (r - l) / axle}
 }
 
 func (w *world) drive(i int, v, omega float64) {
-	w.sp.Bodies[i].TargetV, w.sp.Bodies[i].TargetW = v, omega
+	w.sp.Drive[i] = space.Drive{V: v, W: omega}
 }
 
 func (w *world) tick() {

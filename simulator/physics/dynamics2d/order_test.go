@@ -40,7 +40,7 @@ func TestBodiesKeepTheirOrderThroughRemove(t *testing.T) {
 	}
 	// and the engine still steps them all, removed ones staying put
 	for _, i := range want {
-		w.sp.Bodies[i].TargetV = 0.05
+		w.sp.Drive[i].V = 0.05
 	}
 	start := w.sp.Bodies[want[0]].Pos
 	gone := w.sp.Bodies[3].Pos

@@ -61,14 +61,15 @@ func BenchmarkLateCrowdStep(b *testing.B) {
 					sum = sum.Add(f.Scale(1 / f.Length()))
 				}
 			}
+			d := &sp.Drive[i]
 			switch a := math.Atan2(sum.Y, sum.X); {
 			case sum == ci.Vector2{}:
-				body.TargetV, body.TargetW = 0.05, 0
+				d.V, d.W = 0.05, 0
 			case a > 0: // on the left: turn right
-				body.TargetV, body.TargetW = 0.025, -0.05/0.053
+				d.V, d.W = 0.025, -0.05/0.053
 				turning++
 			default:
-				body.TargetV, body.TargetW = 0.025, 0.05/0.053
+				d.V, d.W = 0.025, 0.05/0.053
 				turning++
 			}
 		}
@@ -83,10 +84,10 @@ func BenchmarkLateCrowdStep(b *testing.B) {
 
 func crowdedStep(b *testing.B, warm int) {
 	const n, side = 100000, 63.0
-	sp, e := randomCrowd(b, n, side, rand.New(rand.NewPCG(5, 6)), func(body *space.Body, r *rand.Rand) {
-		body.TargetV = 0.05
+	sp, e := randomCrowd(b, n, side, rand.New(rand.NewPCG(5, 6)), func(d *space.Drive, r *rand.Rand) {
+		d.V = 0.05
 		if r.IntN(2) == 0 {
-			body.TargetW = 0.5
+			d.W = 0.5
 		}
 	})
 	run := physics.Serial{}
@@ -147,17 +148,20 @@ func stepTimed(b *testing.B, sp *space.Space, e physics.Engine, control func()) 
 // of a side-wide square, none overlapping another (set, when not nil,
 // sets each one's drive first, from r), and returns the space, indexed,
 // and an engine that moves them all.
-func randomCrowd(b *testing.B, n int, side float64, r *rand.Rand, set func(*space.Body, *rand.Rand)) (*space.Space, physics.Engine) {
+func randomCrowd(b *testing.B, n int, side float64, r *rand.Rand, set func(*space.Drive, *rand.Rand)) (*space.Space, physics.Engine) {
 	sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: side + 1, Y: side + 1, Z: 4})
 	p := space.NewPlacement(sp)
 	for range n {
 		for {
 			body := disc((r.Float64()-0.5)*side, (r.Float64()-0.5)*side, r.Float64()*2*math.Pi)
+			var d space.Drive
 			if set != nil {
-				set(&body, r)
+				set(&d, r)
 			}
 			if p.Fits(&body) {
-				p.Insert(sp.Add(body))
+				i := sp.Add(body)
+				p.Insert(i)
+				sp.Drive[i] = d
 				break
 			}
 		}

@@ -592,8 +592,8 @@ func (e *Engine) near(k int, q ci.Vector2, r float64, buf []int32) []int32 {
 // propose integrates the body's velocity along the arc for dt and
 // returns the length of the move.
 func (e *Engine) propose(o *object, still *bool, dt float64) float64 {
-	b := &e.sp.Bodies[o.body]
-	v, w := b.TargetV, b.TargetW
+	dr := &e.sp.Drive[o.body]
+	v, w := dr.V, dr.W
 	// o.moving is still the last sub-step's: whether o moved in it
 	*still = e.same && !o.moving && sameBits(v, o.tv) && sameBits(w, o.tw)
 	o.tv, o.tw = v, w

@@ -62,7 +62,7 @@ func TestLoneBodyFollowsItsVelocity(t *testing.T) {
 	}
 	sp.Reindex()
 	b := &sp.Bodies[i]
-	b.TargetV = 0.1
+	sp.Drive[i].V = 0.1
 	for k := 0; k < 100; k++ {
 		tick(sp, e, physics.Serial{})
 	}
@@ -73,7 +73,7 @@ func TestLoneBodyFollowsItsVelocity(t *testing.T) {
 		t.Fatalf("velocity %v, want 0.1 along x", b.Vel)
 	}
 	// a quarter circle of radius 0.5: v = 0.1, w = 0.2 for pi/2/0.2 s
-	b.TargetW = 0.2
+	sp.Drive[i].W = 0.2
 	start := b.Pos
 	ticks := int(math.Round(math.Pi / 2 / 0.2 / 0.1))
 	for k := 0; k < ticks; k++ {
@@ -97,7 +97,7 @@ func TestBodiesStopAtObstaclesWithoutOverlap(t *testing.T) {
 		if err := e.Add(i); err != nil {
 			t.Fatal(err)
 		}
-		sp.Bodies[i].TargetV = 0.2
+		sp.Drive[i].V = 0.2
 	}
 	sp.Reindex()
 	for k := 0; k < 100; k++ {
@@ -125,8 +125,8 @@ func TestOverlapNeverGrows(t *testing.T) {
 	e.Add(a)
 	e.Add(b)
 	sp.Reindex()
-	sp.Bodies[a].TargetV = -0.1 // away from b
-	sp.Bodies[b].TargetV = 0.1  // into a
+	sp.Drive[a].V = -0.1 // away from b
+	sp.Drive[b].V = 0.1  // into a
 	before := space.Gap(&sp.Bodies[a], &sp.Bodies[b])
 	tick(sp, e, physics.Serial{})
 	after := space.Gap(&sp.Bodies[a], &sp.Bodies[b])
@@ -155,8 +155,8 @@ func TestSameResultsSerialAndParallel(t *testing.T) {
 			}
 			sp.Reindex()
 			e.Add(i)
-			sp.Bodies[i].TargetV = 0.3
-			sp.Bodies[i].TargetW = next() - 0.5
+			sp.Drive[i].V = 0.3
+			sp.Drive[i].W = next() - 0.5
 		}
 		sp.Reindex()
 		for k := 0; k < 30; k++ {
@@ -188,7 +188,7 @@ func TestPlanes(t *testing.T) {
 	i := sp.Add(b)
 	wallPlane.Add(i)
 	sp.Reindex()
-	sp.Bodies[i].TargetV = 0.1 // along the plane's first axis: arena Y
+	sp.Drive[i].V = 0.1 // along the plane's first axis: arena Y
 	tick(sp, wallPlane, physics.Serial{})
 	got := sp.Bodies[i]
 	if got.Pos.X != 2 || math.Abs(got.Pos.Y-0.01) > 1e-12 || got.Z != 1 {
@@ -246,12 +246,12 @@ func TestStraightMovesUseSincosOfTheHeading(t *testing.T) {
 		}
 		sp.Reindex()
 		b := &sp.Bodies[i]
-		b.TargetV = 0.1
+		sp.Drive[i].V = 0.1
 		want := b.Pos
 		sn, cs := math.Sincos(yaw)
 		for k := 0; k < 5; k++ {
 			tick(sp, e, physics.Serial{})
-			v, dt := b.TargetV, 0.1
+			v, dt := sp.Drive[i].V, 0.1
 			d := v * dt
 			want = ci.Vector2{X: want.X + d*cs, Y: want.Y + d*sn}
 			if b.Pos != want || b.Cos != cs || b.Sin != sn {
@@ -275,7 +275,7 @@ func TestStepLeavesNothingPendingToOthers(t *testing.T) {
 			if err := e.Add(i); err != nil {
 				t.Fatal(err)
 			}
-			sp.Bodies[i].TargetV, sp.Bodies[i].TargetW = 0.1, 0.3*float64(k)
+			sp.Drive[i].V, sp.Drive[i].W = 0.1, 0.3*float64(k)
 			ids = append(ids, i)
 		}
 		sp.Reindex()

@@ -21,8 +21,9 @@ func TestRecheckSkipsBodiesThatDoNotMove(t *testing.T) {
 	add := func(x, y, yaw, v float64) int {
 		b := space.Body{Shape: space.Disc, Radius: 0.035, Height: 0.086, Movable: true, Mass: 0.4, Pos: ci.Vector2{X: x, Y: y}}
 		b.SetYaw(yaw)
-		b.TargetV = v
-		return sp.Add(b)
+		i := sp.Add(b)
+		sp.Drive[i].V = v
+		return i
 	}
 	a := add(0, 0, 0, 0.1)           // east, into b
 	b := add(0.075, 0, 3.14159, 0.1) // west, into a
@@ -56,7 +57,7 @@ func TestRecheckSkipsBodiesThatDoNotMove(t *testing.T) {
 func TestWithdrawalsRunDownATrain(t *testing.T) {
 	const n = 20
 	for _, run := range []physics.Runner{physics.Serial{}, physicstest.Goroutines{}} {
-		var bodies []space.Body
+		var bodies []driven
 		for k := range n {
 			// body k at place perm(k): 0 is the front, n the standing one
 			x := -0.075 * float64((7*k)%n)

@@ -22,13 +22,13 @@ type world struct {
 	run     physics.Runner
 }
 
-func newWorld(t *testing.T, bodies []space.Body, run physics.Runner, attrs ...string) *world {
+func newWorld(t *testing.T, bodies []driven, run physics.Runner, attrs ...string) *world {
 	t.Helper()
 	w := &world{run: run}
 	for _, ref := range []bool{false, true} {
 		sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: 10, Y: 10, Z: 4})
 		for _, b := range bodies {
-			sp.Add(b)
+			sp.Drive[sp.Add(b.Body)] = space.Drive{V: b.v}
 		}
 		sp.Reindex()
 		e := newTestEngine(t, sp, attrs...)
@@ -54,8 +54,8 @@ func newWorld(t *testing.T, bodies []space.Body, run physics.Runner, attrs ...st
 
 // target sets body i's target velocities in both spaces.
 func (w *world) target(i int, v, om float64) {
-	w.sp.Bodies[i].TargetV, w.sp.Bodies[i].TargetW = v, om
-	w.ref.Bodies[i].TargetV, w.ref.Bodies[i].TargetW = v, om
+	w.sp.Drive[i] = space.Drive{V: v, W: om}
+	w.ref.Drive[i] = space.Drive{V: v, W: om}
 }
 
 // tick steps both and returns the bodies withdrawn by the blocker
@@ -94,11 +94,16 @@ func (w *world) tick(t *testing.T) (short []int) {
 	return short
 }
 
-func epuck(x, y, yaw, v float64) space.Body {
+// driven is a body and the forward speed it is driven at (m/s).
+type driven struct {
+	space.Body
+	v float64
+}
+
+func epuck(x, y, yaw, v float64) driven {
 	b := space.Body{Shape: space.Disc, Radius: 0.035, Height: 0.086, Movable: true, Mass: 0.4, Pos: ci.Vector2{X: x, Y: y}}
 	b.SetYaw(yaw)
-	b.TargetV = v
-	return b
+	return driven{b, v}
 }
 
 // Two e-pucks driving into each other stay stuck, withdrawn by the
@@ -109,7 +114,7 @@ func TestStuckPairTakesTheShortcutUntilSomethingChanges(t *testing.T) {
 	const a, b = 0, 1
 	for _, change := range []string{"turn", "faster", "blocker backs away", "third body"} {
 		t.Run(change, func(t *testing.T) {
-			w := newWorld(t, []space.Body{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0.1), epuck(0, 1, -math.Pi/2, 0)}, physics.Serial{})
+			w := newWorld(t, []driven{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0.1), epuck(0, 1, -math.Pi/2, 0)}, physics.Serial{})
 			if short := w.tick(t); len(short) != 0 {
 				t.Fatalf("first tick: shortcut for %v, with no blocker known", short)
 			}
@@ -155,7 +160,7 @@ func TestStuckPairTakesTheShortcutUntilSomethingChanges(t *testing.T) {
 // Reset puts bodies anywhere, a step of another length proposes other
 // moves: the blockers found before are not trusted then.
 func TestBlockersAreForgottenWhenObjectsChange(t *testing.T) {
-	bodies := []space.Body{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0.1), epuck(2, 2, 0, 0)}
+	bodies := []driven{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0.1), epuck(2, 2, 0, 0)}
 	w := newWorld(t, bodies, physics.Serial{})
 	for range 3 {
 		w.tick(t)
@@ -200,7 +205,7 @@ func TestCrowdMatchesPlainJacobiRounds(t *testing.T) {
 			attrs = `iterations="3"`
 		}
 		r := rand.New(rand.NewPCG(1, 2))
-		var bodies []space.Body
+		var bodies []driven
 	place:
 		for len(bodies) < 400 {
 			b := epuck((r.Float64()-0.5)*2.4, (r.Float64()-0.5)*2.4, r.Float64()*2*math.Pi, 0.1)
@@ -217,7 +222,7 @@ func TestCrowdMatchesPlainJacobiRounds(t *testing.T) {
 		for _, x := range []float64{-1.3, 1.3} {
 			wall := space.Body{Shape: space.Box, Half: ci.Vector2{X: 0.05, Y: 1.35}, Radius: 1.36, Height: 0.5, Pos: ci.Vector2{X: x}}
 			wall.SetYaw(0)
-			bodies = append(bodies, wall)
+			bodies = append(bodies, driven{Body: wall})
 		}
 		w := newWorld(t, bodies, run, attrs)
 		shortcuts := 0
@@ -246,7 +251,7 @@ func TestCrowdMatchesPlainJacobiRounds(t *testing.T) {
 // A body that moved in the last step is not still, though it proposes
 // with the same targets: its proposal starts elsewhere.
 func TestMovedBodiesAreNotStill(t *testing.T) {
-	w := newWorld(t, []space.Body{epuck(0, 0, 0, 0.1), epuck(1, 0, 0, 0)}, physics.Serial{})
+	w := newWorld(t, []driven{epuck(0, 0, 0, 0.1), epuck(1, 0, 0, 0)}, physics.Serial{})
 	for range 3 {
 		w.tick(t)
 	}
@@ -264,7 +269,7 @@ func TestMovedBodiesAreNotStill(t *testing.T) {
 // instead of finding its sines and cosines again, but not once the body
 // moved, or asks for another velocity.
 func TestStillBodiesKeepTheirProposal(t *testing.T) {
-	w := newWorld(t, []space.Body{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0)}, physics.Serial{})
+	w := newWorld(t, []driven{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0)}, physics.Serial{})
 	w.target(0, 0.1, 0.2) // an arc to the left, into the standing e-puck
 	for range 3 {
 		w.tick(t)
@@ -303,7 +308,7 @@ func TestStillBodiesKeepTheirProposal(t *testing.T) {
 // would write, but not after two steps without a Commit between them,
 // where the body holds the older step's velocities.
 func TestCommitSkipsStuckBodiesOnly(t *testing.T) {
-	w := newWorld(t, []space.Body{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0.1)}, physics.Serial{})
+	w := newWorld(t, []driven{epuck(0, 0, 0, 0.1), epuck(0.0705, 0, math.Pi, 0.1)}, physics.Serial{})
 	for range 3 {
 		w.tick(t)
 	}

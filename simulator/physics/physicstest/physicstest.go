@@ -42,8 +42,8 @@ const (
 // package-level counter).
 //
 // The checks:
-//   - a lone disc driven with TargetV moves along its heading at that
-//     speed, and with TargetW turns at that rate, on the spot and on an
+//   - a lone disc driven at a forward speed (space.Drive) moves along its heading at that
+//     speed, and at an angular one turns at that rate, on the spot and on an
 //     arc; it may take up to one tick to reach the speed, never exceed it;
 //     Vel and AngVel report the velocities; Yaw stays in (-pi, pi] and
 //     Sin and Cos match it;
@@ -165,7 +165,7 @@ func (w *world) cylinder(id string, x, y, r float64) int {
 }
 
 func (w *world) drive(i int, v, omega float64) {
-	w.sp.Bodies[i].TargetV, w.sp.Bodies[i].TargetW = v, omega
+	w.sp.Drive[i] = space.Drive{V: v, W: omega}
 }
 
 // tick runs one tick as the simulator does: Step, Commit, Reindex.
@@ -243,7 +243,7 @@ func checkDrive(t tester, newEngine func(sp *space.Space) physics.Engine) {
 				t.Errorf("moved %.3g m sideways, want 0", across)
 			}
 			if dy := angleDiff(b.Yaw, tc.yaw); math.Abs(dy) > 1e-6 {
-				t.Errorf("yaw changed by %.3g rad without TargetW", dy)
+				t.Errorf("yaw changed by %.3g rad without an angular drive", dy)
 			}
 			if dv := b.Vel.Sub(h.Scale(tc.v)).Length(); dv > 1e-3 {
 				t.Errorf("Vel = %v, want %v", b.Vel, h.Scale(tc.v))

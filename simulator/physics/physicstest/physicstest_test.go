@@ -136,11 +136,12 @@ func (k *kinematic) blocked(b *space.Body) bool {
 func (k *kinematic) Step(dt float64, run physics.Runner) {
 	for _, i := range k.bodies {
 		b := k.sp.Bodies[i] // a copy
-		omega := b.TargetW
+		d := k.sp.Drive[i]
+		omega := d.W
 		if k.faults["no turning"] {
 			omega = 0
 		}
-		vel := b.Heading().Scale(b.TargetV)
+		vel := b.Heading().Scale(d.V)
 		from := b.Pos
 		// Move as far as possible toward the target, to within 1e-9 of the
 		// whole step.
@@ -187,7 +188,6 @@ func (k *kinematic) Reset() {
 	}
 	for _, i := range k.bodies {
 		b := k.start[i]
-		b.TargetV, b.TargetW = k.sp.Bodies[i].TargetV, k.sp.Bodies[i].TargetW
 		b.Vel, b.AngVel = ci.Vector2{}, 0
 		k.sp.Bodies[i] = b
 	}

@@ -41,7 +41,7 @@
 // feeds back ten times the error per sub-step); this engine uses Kd 0.
 //
 // A body whose Flight is in space.Hover (no quadrotor actuator has given a
-// command) is driven kinematically by its TargetV and TargetW at constant
+// command) is driven kinematically by its drive (space.Drive) at constant
 // height, as kinematics2d drives a ground robot: an eye-bot without
 // actuators hovers where it is, and the engine passes the conformance
 // checks of physicstest, which drive bodies that way.

@@ -144,7 +144,7 @@ func (e *Engine) Models(b *space.Body) bool { return flying(b.Type) }
 
 // Accepts implements physics.Fallback: with no other engine to take
 // them, the engine also drives foot-bots and e-pucks, kinematically on
-// the floor (Hover mode: their wheels' TargetV and TargetW), as ARGoS's
+// the floor (Hover mode: the drive their wheels set), as ARGoS's
 // pointmass3d foot-bot and e-puck models do.
 func (e *Engine) Accepts(b *space.Body) bool { return b.Type == "foot-bot" || b.Type == "e-puck" }
 
@@ -248,7 +248,8 @@ func (e *Engine) advance(o *object, dt, sub float64) {
 		o.resetControl()
 	}
 	if !o.attaching && o.mode == space.Hover {
-		v, w := finite(b.TargetV), finite(b.TargetW)
+		d := e.sp.Drive[o.body]
+		v, w := finite(d.V), finite(d.W)
 		o.vel, o.rot, o.force, o.torque = ci.Vector3{}, 0, ci.Vector3{}, 0
 		for s := 0; s < e.iterations; s++ {
 			e.drive(o, v, w, sub)
