@@ -95,8 +95,10 @@ type Engine struct {
 }
 
 // object is an owned body's state in the engine's plane: what every
-// sub-step reads and writes, in 144 bytes. The pose it was added with,
-// which only Reset reads, is kept apart (start).
+// sub-step reads and writes, in 128 bytes, two cache lines. The pose it
+// was added with, which only Reset reads, is kept apart (start); the
+// velocities it ends a step with are written to its body as they are
+// found (accept, Commit).
 type object struct {
 	body   int32
 	shape  space.Shape
@@ -116,9 +118,11 @@ type object struct {
 	cand   ci.Vector2
 	candA  float64
 	cc, cs float64 // cosine and sine of candA
-	tv, tw float64 // the target velocities of its last proposal
-	vel    ci.Vector2
-	angVel float64
+	// tv and tw: the target velocities of its last proposal; tw is also
+	// the body's angular velocity after the step, moving or withdrawn
+	// (Commit writes it; nothing changes it before)
+	tv, tw float64
+	_      [8]byte // (128 bytes)
 }
 
 // pose returns where o is at the end of the sub-step as the round knows
@@ -258,8 +262,11 @@ func (e *Engine) Add(i int) error {
 		return fmt.Errorf("kinematics2d: engine %q already owns body %q", e.id, b.ID)
 	}
 	p := e.toPlane(b)
+	// (tw: the body's angular velocity until the engine's first step, as
+	// Commit writes it; the still flags compare it with a target only
+	// after a step, known)
 	o := object{body: int32(i), blocker: -1, shape: b.Shape, radius: b.Radius, p: p, a: b.Yaw, cos: b.Cos, sin: b.Sin,
-		vel: b.Vel, angVel: b.AngVel}
+		tw: b.AngVel}
 	sn, cs := math.Sincos(b.Yaw)
 	o.exact = sameBits(sn, b.Sin) && sameBits(cs, b.Cos)
 	b.Engine = int32(e.index)
@@ -528,13 +535,16 @@ func (e *Engine) makeJobs() {
 			e.fromPlane(b, o.p)
 			// the cosine and sine of the step's heading are known already
 			b.Yaw, b.Cos, b.Sin = normalizeAngle(o.a), o.cos, o.sin
-			b.Vel, b.AngVel = o.vel, o.angVel
+			b.AngVel = o.tw
 		}
 	}
 }
 
 // accept makes o's proposal its pose (o is object k): a withdrawn
-// object (not moving) keeps its pose, and its proposal for propose.
+// object (not moving) keeps its pose, and its proposal for propose. At
+// the last sub-step it also writes the body's velocity, the move of the
+// tick over the tick's length, which nothing else reads of the object
+// (Commit, the usual caller, writes the rest of the body at once).
 func (e *Engine) accept(o *object, k int) {
 	prev := o.p
 	if o.moving {
@@ -548,8 +558,7 @@ func (e *Engine) accept(o *object, k int) {
 		if e.iterations > 1 {
 			prev = e.start[k].prevP
 		}
-		o.vel = o.p.Sub(prev).Scale(1 / e.dt)
-		// (propose set angVel, reading the body once a sub-step)
+		e.sp.Bodies[o.body].Vel = o.p.Sub(prev).Scale(1 / e.dt)
 	}
 }
 
@@ -597,12 +606,6 @@ func (e *Engine) propose(o *object, still *bool, dt float64) float64 {
 	// o.moving is still the last sub-step's: whether o moved in it
 	*still = e.same && !o.moving && sameBits(v, o.tv) && sameBits(w, o.tw)
 	o.tv, o.tw = v, w
-	if e.last {
-		// the body's angular velocity after the step is the one it
-		// asked for, moving or withdrawn (nothing changes it before
-		// accept)
-		o.angVel = w
-	}
 	reach := math.Abs(v) * dt
 	o.moving = v != 0 || w != 0
 	if !o.moving || *still {
@@ -746,7 +749,7 @@ func (e *Engine) Reset() {
 	e.known, e.quiet = false, false
 	for k := range e.objs {
 		o := &e.objs[k]
-		o.p, o.a, o.vel, o.angVel = e.start[k].p, e.start[k].a, ci.Vector2{}, 0
+		o.p, o.a, o.tw = e.start[k].p, e.start[k].a, 0
 		o.sin, o.cos = math.Sincos(o.a)
 		o.exact = true
 		b := &e.sp.Bodies[o.body]
