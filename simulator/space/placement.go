@@ -291,6 +291,7 @@ func (s *Space) Extend(n int, movable bool) {
 	s.Bodies = s.Bodies[:len(s.Bodies)+n]
 	s.Drive = hugepage.Grow(s.Drive, n)
 	s.Drive = s.Drive[:len(s.Drive)+n]
+	clear(s.Drive[len(s.Drive)-n:]) // (Put does not write them; a batch cut short may have)
 	if movable {
 		s.mobileDirty = true
 	} else {

@@ -202,4 +202,12 @@ func TestDriveFollowsBodies(t *testing.T) {
 			t.Errorf("body %d starts driven at %+v", h, sp.Drive[h])
 		}
 	}
+	// a batch cut short (set-up drops the bodies of a failed one) leaves
+	// its drives in the slices' memory: the next batch starts at zero
+	sp.Drive[4] = space.Drive{V: 1}
+	sp.Bodies, sp.Drive = sp.Bodies[:3], sp.Drive[:3]
+	sp.Extend(2, true)
+	if d := sp.Drive[4]; d != (space.Drive{}) {
+		t.Errorf("a body of a new batch starts driven at %+v", d)
+	}
 }

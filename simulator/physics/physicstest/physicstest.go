@@ -42,9 +42,10 @@ const (
 // package-level counter).
 //
 // The checks:
-//   - a lone disc driven at a forward speed (space.Drive) moves along its heading at that
-//     speed, and at an angular one turns at that rate, on the spot and on an
-//     arc; it may take up to one tick to reach the speed, never exceed it;
+//   - a lone disc driven at a forward speed (space.Drive) moves along its
+//     heading at that speed, and at an angular one turns at that rate, on
+//     the spot and on an arc; it may take up to one tick to reach the
+//     speed, never exceed it;
 //     Vel and AngVel report the velocities; Yaw stays in (-pi, pi] and
 //     Sin and Cos match it;
 //   - Bodies follows Add and Remove in order; Add refuses a body the engine
