@@ -329,3 +329,28 @@ func TestStepLeavesNothingPendingToOthers(t *testing.T) {
 		}
 	}
 }
+
+// A Commit before the engine's first Step leaves the velocities a body
+// was added with (the engine holds none of its own: Commit writes the
+// angular velocity from the last target, which Add takes from the
+// body); a Step at rest zeroes them.
+func TestCommitBeforeStepKeepsVelocities(t *testing.T) {
+	sp := space.New(ci.Vector3{Z: 2}, ci.Vector3{X: 10, Y: 10, Z: 4})
+	b := space.Body{Shape: space.Disc, Radius: 0.035, Height: 0.086, Movable: true, Mass: 0.4,
+		Vel: ci.Vector2{X: 0.1, Y: -0.05}, AngVel: 0.3}
+	b.SetYaw(0.5)
+	i := sp.Add(b)
+	sp.Reindex()
+	e := newEngine(t, sp, "")
+	if err := e.Add(i); err != nil {
+		t.Fatal(err)
+	}
+	e.Commit(physics.Serial{})
+	if got := sp.Bodies[i]; got.Vel != b.Vel || got.AngVel != b.AngVel || got.Pos != b.Pos {
+		t.Fatalf("Commit before a Step: Vel %v AngVel %v Pos %v, want %v %v %v", got.Vel, got.AngVel, got.Pos, b.Vel, b.AngVel, b.Pos)
+	}
+	tick(sp, e, physics.Serial{})
+	if got := sp.Bodies[i]; got.Vel != (ci.Vector2{}) || got.AngVel != 0 {
+		t.Fatalf("a Step at rest: Vel %v AngVel %v, want zeros", got.Vel, got.AngVel)
+	}
+}
