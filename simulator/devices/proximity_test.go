@@ -742,3 +742,65 @@ func TestProximityReadsAsTheFullRays(t *testing.T) {
 		t.Error("no ray met a body beyond ZeroBeyond: the test proves little")
 	}
 }
+
+// A sensor that keeps its readings while nothing its ring meets moves
+// (a robot stuck among stuck robots) reads, tick after tick, what the
+// full rays read: when the robot turns in place, rises, or a neighbour
+// moves by the least of moves, it casts again. Most robots rest, as in a
+// jam.
+func TestProximityKeepsReadingsOnlyWhileSettled(t *testing.T) {
+	s := newArena(4)
+	rng := rand.New(rand.NewPCG(13, 14))
+	robots := placeEPucks(s, len(s.Bodies)+300, 1.6, rng)
+	ring := &entity.EPuck.Proximity
+	dirs := make([]ci.Vector2, len(ring.Angles))
+	for k, a := range ring.Angles {
+		dirs[k] = ci.FromPolar(1, a)
+	}
+	sensors := make([]interface {
+		devices.Sensor
+		ci.Proximity
+	}, len(robots))
+	for i, r := range robots {
+		sensors[i] = proximitySensor(t, r, `<epuck_proximity implementation="default"/>`)
+	}
+	tt := make([]float64, len(dirs))
+	sensed := 0
+	for tick := range 25 {
+		for _, r := range robots {
+			b := r.B()
+			switch k := rng.IntN(100); {
+			case k < 85: // resting
+			case k < 92:
+				b.Pos = b.Pos.Add(ci.FromPolar(0.002, b.Yaw))
+			case k < 97:
+				b.SetYaw(b.Yaw + 0.05) // in place
+			case k < 99:
+				b.Pos.X = math.Nextafter(b.Pos.X, math.Inf(1))
+			default:
+				b.Z = 0.001 * float64(tick%2)
+			}
+		}
+		s.Reindex()
+		for i, r := range robots {
+			sensors[i].Update()
+			b := r.B()
+			s.CastRing(r.Body, dirs, b.Radius, b.Radius+ring.Range, b.Z+ring.Height, tt)
+			for k, rd := range sensors[i].Readings() {
+				want := 0.0
+				if tt[k] >= 0 {
+					want = ring.Response(tt[k] * ring.Range)
+				}
+				if math.Float64bits(rd.Value) != math.Float64bits(want) {
+					t.Fatalf("tick %d, robot %s, sensor %d: reads %v, the full ray %v", tick, r.ID, k, rd.Value, want)
+				}
+				if want > 0 {
+					sensed++
+				}
+			}
+		}
+	}
+	if sensed < 5000 {
+		t.Errorf("%d readings above zero: the test proves little", sensed)
+	}
+}

@@ -8,10 +8,15 @@ import (
 )
 
 // A million e-pucks carry a million proximity sensors: what the clones of
-// one sensor share stays out of each (proximityConf).
+// one sensor share stays out of each (proximityConf), and a sensor is one
+// cache line, so that an e-puck's sensor with its readings (proximity8)
+// is three whole lines of a 192-byte size class.
 func TestProximitySize(t *testing.T) {
-	if n := unsafe.Sizeof(proximity{}); n > 48 {
-		t.Errorf("a proximity sensor takes %d bytes, more than 48; share what its clones have in common", n)
+	if n := unsafe.Sizeof(proximity{}); n > 64 {
+		t.Errorf("a proximity sensor takes %d bytes, more than 64; share what its clones have in common", n)
+	}
+	if n := unsafe.Sizeof(proximity8{}); n != 192 {
+		t.Errorf("an e-puck's proximity sensor with its readings takes %d bytes, want 192 (three cache lines)", n)
 	}
 }
 

@@ -22,6 +22,7 @@ type clearance struct {
 	r          float64 // its reach then
 	chunk      int32   // its neighbour list is nb[chunk][start:end] (scan[chunk] during Reindex)
 	start, end int32
+	still      bool // its item at the last Reindex is still (mobileItem)
 }
 
 // driftLimit is how far a mobile body may move from where it was when the
@@ -113,7 +114,7 @@ func (s *Space) clearanceJob(c int) {
 			}
 		}
 		s.clear[sel[k]] = clearance{pos: mp, cur: mp, gap: gap, r: mr,
-			chunk: int32(c), start: first, end: int32(len(nb))}
+			chunk: int32(c), start: first, end: int32(len(nb)), still: m.still}
 	}
 	s.nb[c], s.nbSel[c] = nb, nbSel
 }

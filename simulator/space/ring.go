@@ -125,6 +125,49 @@ func (s *Space) CastRingWithin(i int, dirs []ci.Vector2, inner, outer, reach, z 
 	return hits
 }
 
+// Epoch returns the number of Reindexes so far: RingSettled compares a
+// ring cast after one with the same ring after the next.
+func (s *Space) Epoch() uint32 { return s.epoch }
+
+// RingSettled reports whether CastRingWithin(i, dirs, inner, outer,
+// reach, z, t), cast after the Reindex of epoch since, gives now the same
+// fractions, bit for bit, as it gave then, provided that the ring has
+// the same parameters and body i the same heading (Cos and Sin, bit for
+// bit). It says so only when since is the Reindex before the last one,
+// the last one kept the set of mobile bodies, the neighbour lists and
+// the static index of that one, i's list answered a query of that reach
+// at both, and i and every body of its list are plain discs found, at
+// the last Reindex, where that one found them: the bodies within reach
+// are then the same, where they were. It is what a robot stuck in a
+// cluster of stuck robots, as most robots are late in a long run of a
+// dense swarm, may skip its ring for. False says nothing.
+func (s *Space) RingSettled(i int, reach float64, since uint32) bool {
+	if since+1 != s.epoch || !s.settled || i >= len(s.clear) {
+		return false
+	}
+	c := &s.clear[i]
+	if !c.still || c.cur != s.Bodies[i].Pos || reach-c.r+max(s.shrink, s.lastShrink) > maxClearance-listSlack {
+		return false
+	}
+	list := s.nb[c.chunk][c.start:c.end]
+	for k := range list {
+		if !list[k].still {
+			return false
+		}
+	}
+	return true
+}
+
+// sameAs reports whether the item is o, bit for bit but for still.
+func (it *mobileItem) sameAs(o *mobileItem) bool {
+	// (one test of the bits' differences, not one branch per field;
+	// in Go, ^ and | bind alike: the parentheses are needed)
+	diff := (math.Float64bits(it.pos.X) ^ math.Float64bits(o.pos.X)) | (math.Float64bits(it.pos.Y) ^ math.Float64bits(o.pos.Y)) |
+		(math.Float64bits(it.r) ^ math.Float64bits(o.r)) | (math.Float64bits(it.z0) ^ math.Float64bits(o.z0)) |
+		(math.Float64bits(it.z1) ^ math.Float64bits(o.z1))
+	return diff == 0 && it.body == o.body && it.plain == o.plain
+}
+
 // missAll sets every ray's reading to -1 (nothing in reach) and returns
 // the number of hits, 0.
 func missAll(t []float64) int {

@@ -73,6 +73,13 @@ type Space struct {
 	drift, shrink, driftLimit float64
 	denied                    atomic.Bool
 	driftSq                   []float64
+	// epoch counts the Reindexes. settled: this one kept the set of
+	// mobile bodies, the neighbour lists and the static index of the one
+	// before, so that RingSettled may compare a ring cast after that one
+	// with the same ring now; lastShrink is the shrink of the one before.
+	epoch      uint32
+	settled    bool
+	lastShrink float64
 }
 
 // Runner runs n independent jobs, maybe in parallel (the simulator's
@@ -104,6 +111,10 @@ type mobileItem struct {
 	// plain: a disc without a nub, which a ray meets where it meets the
 	// disc of radius r around pos
 	plain bool
+	// still: a plain disc that this Reindex found as the one before did
+	// (the same position, reach and heights, bit for bit), of a set of
+	// mobile bodies that did not change in between (RingSettled)
+	still bool
 }
 
 // minCell is the smallest cell of the mobile index, in metres.
@@ -116,19 +127,27 @@ func New(center, size ci.Vector3) *Space {
 	s := &Space{Center: center, Size: size, lo: c.Sub(h), hi: c.Add(h), staticDirty: true, mobileDirty: true,
 		driftLimit: driftLimit}
 	s.reindexJobs.track = func(c int) {
-		// in body order: each body's item; where it is, for Clearance;
-		// and the longest move since the clearances were built (NaN for
-		// a body they do not hold yet: max keeps it)
-		sel, bitem, clr := s.mobileSel, s.bitem, s.clear
+		// in body order: each body's item, and whether it is the last
+		// Reindex's (the item it overwrites, when the bodies are those
+		// of the last Reindex: settled); where it is, for Clearance; and
+		// the longest move since the clearances were built (NaN for a
+		// body they do not hold yet: max keeps it)
+		sel, bitem, clr, same := s.mobileSel, s.bitem, s.clear, s.settled
 		d2 := 0.0
 		for k := c * reindexChunk; k < min((c+1)*reindexChunk, len(sel)); k++ {
 			i := sel[k]
 			b := &s.Bodies[i]
 			p := b.Pos
-			bitem[k] = mobileItem{pos: p, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: i,
+			it := mobileItem{pos: p, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: i,
 				plain: b.Shape == Disc && !b.HasNub}
 			cl := &clr[i]
-			cl.cur = p
+			// (the last item is read only for a body found where it was:
+			// a moving swarm's pass does not wait for it)
+			if same && it.plain && math.Float64bits(p.X) == math.Float64bits(cl.cur.X) && math.Float64bits(p.Y) == math.Float64bits(cl.cur.Y) {
+				it.still = it.sameAs(&bitem[k])
+			}
+			bitem[k] = it
+			cl.cur, cl.still = p, it.still
 			d := p.Sub(cl.pos)
 			d2 = max(d2, d.X*d.X+d.Y*d.Y)
 		}
@@ -204,6 +223,11 @@ func (s *Space) Reindex() { s.ReindexWith(serial{}) }
 // Remove.
 func (s *Space) ReindexWith(run Runner) {
 	rebuild := s.mobileDirty
+	// (the track pass compares each item with the last Reindex's only
+	// when the mobile bodies are those of the last Reindex; a rebuild of
+	// the lists or of the static index clears settled below)
+	s.epoch++
+	s.settled = !s.mobileDirty && len(s.bitem) == len(s.mobileSel)
 	if s.mobileDirty {
 		s.maxMobileR = 0
 		s.mobileSel = s.mobileSel[:0]
@@ -273,13 +297,13 @@ func (s *Space) ReindexWith(run Runner) {
 			s.nbSel = append(s.nbSel, nil)
 		}
 		run.Run(chunks, s.reindexJobs.clearance)
-		drift = 0
+		drift, s.settled = 0, false
 	} else {
 		// (also when no body is off its place at the build: one may have
 		// moved and come back, or risen in place)
 		run.Run(chunks, s.reindexJobs.refresh)
 	}
-	s.drift, s.shrink = drift, 0
+	s.drift, s.lastShrink, s.shrink = drift, s.shrink, 0
 	if drift > 0 {
 		s.shrink = 2*drift + driftSlack
 	}
@@ -291,7 +315,7 @@ func (s *Space) ReindexWith(run Runner) {
 			}
 		}
 		s.static.build(s.lo, s.hi, math.Max(4*cell, 1), s.Bodies, s.staticSel)
-		s.staticDirty = false
+		s.staticDirty, s.settled = false, false
 	}
 }
 

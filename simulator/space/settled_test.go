@@ -1,0 +1,193 @@
+package space
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/argosgo/argos/ci"
+)
+
+// settledStep moves the mobile bodies of s as a jammed swarm's do: most
+// rest, some drive a tick (5 mm), some turn in place, a few rise; on a
+// jump tick one jumps a metre, on an add tick an e-puck is added, on a
+// remove tick one is removed, and on a wall tick a static body moves.
+func settledStep(r *rand.Rand, s *Space, tick int) {
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		if !b.Movable || b.Removed {
+			continue
+		}
+		switch k := r.IntN(100); {
+		case k < 80: // resting
+		case k < 90:
+			b.Pos = b.Pos.Add(ci.FromPolar(0.005, b.Yaw))
+		case k < 97:
+			b.SetYaw(b.Yaw + 0.1) // in place
+		case k < 99:
+			b.Z += 1e-3
+			if b.Z > 0.02 {
+				b.Z = 0
+			}
+		default:
+			b.Pos = b.Pos.Add(ci.Vector2{X: 1e-12}) // the least of moves
+		}
+	}
+	switch tick % 7 {
+	case 2:
+		i := s.mobileSel[r.IntN(len(s.mobileSel))]
+		s.Bodies[i].Pos = s.Bodies[i].Pos.Add(ci.FromPolar(1, r.Float64()*7))
+	case 3:
+		b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true,
+			Pos: ci.Vector2{X: (r.Float64() - 0.5) * 7, Y: (r.Float64() - 0.5) * 7}}
+		b.SetYaw(1)
+		s.Add(b)
+	case 4:
+		s.Remove(int(s.mobileSel[r.IntN(len(s.mobileSel))]))
+	case 5:
+		for i := range s.Bodies {
+			if b := &s.Bodies[i]; !b.Movable && !b.Removed {
+				b.Pos = b.Pos.Add(ci.Vector2{X: 0.01})
+				s.StaticChanged()
+				break
+			}
+		}
+	}
+}
+
+// A ring that RingSettled says is settled reads, bit for bit, what it
+// read after the Reindex before: the robot did not turn, and nothing it
+// can meet moved, rose, came or went. Bodies rest, drive, turn in place
+// and rise as in a jammed swarm, over builds of the lists and between
+// them; the rings are cast at every Reindex and compared with the last
+// ones wherever RingSettled says they hold.
+func TestRingSettledKeepsFractions(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	s, _ := driftTwins(63)
+	s.Reindex()
+	dirs := make([]ci.Vector2, 8)
+	for k := range dirs {
+		dirs[k] = ci.FromPolar(1, float64(k)*math.Pi/4+0.1)
+	}
+	type cast struct {
+		epoch    uint32
+		cos, sin float64
+		t        []float64
+		hits     int
+	}
+	last := map[int]cast{}
+	settled, unsettled, hit := 0, 0, 0
+	for tick := range 30 {
+		settledStep(r, s, tick)
+		s.ReindexWith(parallel{})
+		for _, i32 := range s.mobileSel {
+			i := int(i32)
+			b := &s.Bodies[i]
+			if b.Shape != Disc {
+				continue
+			}
+			inner, outer := b.Radius, b.Radius+0.1
+			reach, z := b.Radius+0.05, b.Z+0.01
+			now := make([]float64, len(dirs))
+			hits := s.CastRingWithin(i, dirs, inner, outer, reach, z, now)
+			if c, ok := last[i]; ok && c.cos == b.Cos && c.sin == b.Sin && s.RingSettled(i, reach, c.epoch) {
+				settled++
+				if c.hits > 0 {
+					hit++
+				}
+				for k := range now {
+					if math.Float64bits(now[k]) != math.Float64bits(c.t[k]) || hits != c.hits {
+						t.Fatalf("tick %d, body %d: settled, but ray %d reads %v (%d hits), and read %v (%d)",
+							tick, i, k, now[k], hits, c.t[k], c.hits)
+					}
+				}
+			} else if ok {
+				unsettled++
+			}
+			last[i] = cast{s.Epoch(), b.Cos, b.Sin, now, hits}
+		}
+	}
+	t.Logf("%d rings settled (%d with hits), %d not", settled, hit, unsettled)
+	if settled < 10000 || hit < 500 || unsettled < 10000 {
+		t.Error("the test proves little")
+	}
+}
+
+// RingSettled says nothing about a ring cast two Reindexes ago, or after
+// this one (a body may have moved in between without a Reindex seeing
+// it), nor right after a build of the lists.
+func TestRingSettledOnlyAfterTheReindexBefore(t *testing.T) {
+	s := New(ci.Vector3{}, ci.Vector3{X: 4, Y: 4, Z: 1})
+	for k := range 3 {
+		b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true, Pos: ci.Vector2{X: 0.08 * float64(k)}}
+		b.SetYaw(0)
+		s.Add(b)
+	}
+	s.Reindex() // built
+	s.Reindex() // kept
+	e := s.Epoch()
+	s.Reindex()
+	if !s.RingSettled(1, 0.09, e) {
+		t.Fatal("nothing moved, the lists were kept: the ring should be settled")
+	}
+	if s.RingSettled(1, 0.09, e-1) || s.RingSettled(1, 0.09, s.Epoch()) {
+		t.Error("settled for a ring cast two Reindexes ago, or after the last one")
+	}
+	if s.RingSettled(1, maxClearance+0.1, e) {
+		t.Error("settled for a reach beyond the neighbour lists")
+	}
+	s.Bodies[1].Pos.X += 0.001
+	if s.RingSettled(1, 0.09, e) {
+		t.Error("settled for a body moved after the last Reindex")
+	}
+	s.Bodies[1].Pos.X -= 0.001
+	s.Bodies[2].Pos.X += s.driftLimit * 2 // the lists are built again
+	e = s.Epoch()
+	s.Reindex()
+	if s.RingSettled(0, 0.09, e) {
+		t.Error("settled right after a build of the lists")
+	}
+}
+
+// Each item, and each body's clearance, says whether the Reindex found
+// the body as the one before did: the same plain disc, at the same
+// position (bit for bit), reach and heights, among the same mobile
+// bodies.
+func TestStillItems(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	s, _ := driftTwins(73)
+	s.Reindex()
+	prev := map[int32]mobileItem{}
+	same, moved := 0, 0
+	for tick := range 14 {
+		for _, k := range s.mobileSel {
+			b := &s.Bodies[k]
+			prev[k] = mobileItem{pos: b.Pos, r: b.Reach(), z0: b.Z, z1: b.Z + b.Height, body: k,
+				plain: b.Shape == Disc && !b.HasNub}
+		}
+		before := len(s.mobileSel)
+		settledStep(r, s, tick)
+		dirty := s.mobileDirty
+		s.ReindexWith(parallel{})
+		for k, i := range s.mobileSel {
+			b := &s.Bodies[i]
+			p, ok := prev[i]
+			want := !dirty && len(s.mobileSel) == before && ok && p.plain &&
+				math.Float64bits(p.pos.X) == math.Float64bits(b.Pos.X) && math.Float64bits(p.pos.Y) == math.Float64bits(b.Pos.Y) &&
+				p.z0 == b.Z && p.z1 == b.Z+b.Height && p.r == b.Reach()
+			where := fmt.Sprintf("tick %d, body %d", tick, i)
+			if s.bitem[k].still != want || s.clear[i].still != want {
+				t.Fatalf("%s: still %v (clearance %v), want %v", where, s.bitem[k].still, s.clear[i].still, want)
+			}
+			if want {
+				same++
+			} else {
+				moved++
+			}
+		}
+	}
+	if same < 10000 || moved < 2000 {
+		t.Errorf("%d items still, %d not: the test proves little", same, moved)
+	}
+}
