@@ -134,19 +134,21 @@ func (s *Space) Epoch() uint32 { return s.epoch }
 // fractions, bit for bit, as it gave then, provided that the ring has
 // the same parameters and body i the same heading (Cos and Sin, bit for
 // bit). It says so only when since is the Reindex before the last one,
-// the last one kept the set of mobile bodies, the neighbour lists and
-// the static index of that one, i's list answered a query of that reach
-// at both, and i and every body of its list are plain discs found, at
-// the last Reindex, where that one found them: the bodies within reach
-// are then the same, where they were. It is what a robot stuck in a
-// cluster of stuck robots, as most robots are late in a long run of a
+// the last one kept the set of mobile bodies and the static index of
+// that one, i and every body of its neighbour list are plain discs found,
+// at the last Reindex, where that one found them, and the list holds
+// every body within reach at both: kept from that Reindex, it answered a
+// query of that reach at both; built at the last one, it covers the
+// reach by more than a body can have moved since. The bodies within
+// reach are then the same, where they were. It is what a robot stuck in
+// a cluster of stuck robots, as most robots are late in a long run of a
 // dense swarm, may skip its ring for. False says nothing.
 func (s *Space) RingSettled(i int, reach float64, since uint32) bool {
 	if since+1 != s.epoch || !s.settled || i >= len(s.clear) {
 		return false
 	}
 	c := &s.clear[i]
-	if !c.still || c.cur != s.Bodies[i].Pos || reach-c.r+max(s.shrink, s.lastShrink) > maxClearance-listSlack {
+	if !c.still || c.cur != s.Bodies[i].Pos || !(reach-c.r+s.settleMargin <= maxClearance-listSlack) {
 		return false
 	}
 	list := s.nb[c.chunk][c.start:c.end]

@@ -11,8 +11,9 @@ import (
 
 // settledStep moves the mobile bodies of s as a jammed swarm's do: most
 // rest, some drive a tick (5 mm), some turn in place, a few rise; on a
-// jump tick one jumps a metre, on an add tick an e-puck is added, on a
-// remove tick one is removed, and on a wall tick a static body moves.
+// jump tick a hundred jump a metre, on an add tick an e-puck is added,
+// on a remove tick one is removed, and on a wall tick a static body
+// moves (tick -1: none of these).
 func settledStep(r *rand.Rand, s *Space, tick int) {
 	for i := range s.Bodies {
 		b := &s.Bodies[i]
@@ -34,10 +35,15 @@ func settledStep(r *rand.Rand, s *Space, tick int) {
 			b.Pos = b.Pos.Add(ci.Vector2{X: 1e-12}) // the least of moves
 		}
 	}
+	if tick < 0 {
+		return
+	}
 	switch tick % 7 {
 	case 2:
-		i := s.mobileSel[r.IntN(len(s.mobileSel))]
-		s.Bodies[i].Pos = s.Bodies[i].Pos.Add(ci.FromPolar(1, r.Float64()*7))
+		for range 100 {
+			i := s.mobileSel[r.IntN(len(s.mobileSel))]
+			s.Bodies[i].Pos = s.Bodies[i].Pos.Add(ci.FromPolar(1, r.Float64()*7))
+		}
 	case 3:
 		b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true,
 			Pos: ci.Vector2{X: (r.Float64() - 0.5) * 7, Y: (r.Float64() - 0.5) * 7}}
@@ -60,9 +66,16 @@ func settledStep(r *rand.Rand, s *Space, tick int) {
 // read after the Reindex before: the robot did not turn, and nothing it
 // can meet moved, rose, came or went. Bodies rest, drive, turn in place
 // and rise as in a jammed swarm, over builds of the lists and between
-// them; the rings are cast at every Reindex and compared with the last
-// ones wherever RingSettled says they hold.
+// them, with jumps, bodies added and removed, and walls moved, or
+// without; the rings are cast at every Reindex and compared with the
+// last ones wherever RingSettled says they hold.
 func TestRingSettledKeepsFractions(t *testing.T) {
+	for _, events := range []bool{true, false} {
+		t.Run(fmt.Sprintf("events=%v", events), func(t *testing.T) { ringSettledKeepsFractions(t, events) })
+	}
+}
+
+func ringSettledKeepsFractions(t *testing.T, events bool) {
 	r := rand.New(rand.NewPCG(61, 62))
 	s, _ := driftTwins(63)
 	s.Reindex()
@@ -77,10 +90,15 @@ func TestRingSettledKeepsFractions(t *testing.T) {
 		hits     int
 	}
 	last := map[int]cast{}
-	settled, unsettled, hit := 0, 0, 0
+	settled, unsettled, hit, afterBuild := 0, 0, 0, 0
 	for tick := range 30 {
-		settledStep(r, s, tick)
+		if events {
+			settledStep(r, s, tick)
+		} else {
+			settledStep(r, s, -1)
+		}
 		s.ReindexWith(parallel{})
+		built := s.drift == 0
 		for _, i32 := range s.mobileSel {
 			i := int(i32)
 			b := &s.Bodies[i]
@@ -96,6 +114,9 @@ func TestRingSettledKeepsFractions(t *testing.T) {
 				if c.hits > 0 {
 					hit++
 				}
+				if built {
+					afterBuild++
+				}
 				for k := range now {
 					if math.Float64bits(now[k]) != math.Float64bits(c.t[k]) || hits != c.hits {
 						t.Fatalf("tick %d, body %d: settled, but ray %d reads %v (%d hits), and read %v (%d)",
@@ -108,19 +129,21 @@ func TestRingSettledKeepsFractions(t *testing.T) {
 			last[i] = cast{s.Epoch(), b.Cos, b.Sin, now, hits}
 		}
 	}
-	t.Logf("%d rings settled (%d with hits), %d not", settled, hit, unsettled)
-	if settled < 10000 || hit < 500 || unsettled < 10000 {
+	t.Logf("%d rings settled (%d with hits, %d right after a build of the lists), %d not", settled, hit, afterBuild, unsettled)
+	if settled < 10000 || hit < 500 || unsettled < 10000 || !events && afterBuild < 500 {
 		t.Error("the test proves little")
 	}
 }
 
 // RingSettled says nothing about a ring cast two Reindexes ago, or after
 // this one (a body may have moved in between without a Reindex seeing
-// it), nor right after a build of the lists.
+// it), beyond the neighbour lists, or right after a build of the lists
+// when some body may have moved into reach since; after a build of the
+// lists it does when no body can have.
 func TestRingSettledOnlyAfterTheReindexBefore(t *testing.T) {
 	s := New(ci.Vector3{}, ci.Vector3{X: 4, Y: 4, Z: 1})
-	for k := range 3 {
-		b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true, Pos: ci.Vector2{X: 0.08 * float64(k)}}
+	for _, x := range []float64{0, 0.08, 0.16, 1.5} {
+		b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true, Pos: ci.Vector2{X: x}}
 		b.SetYaw(0)
 		s.Add(b)
 	}
@@ -137,16 +160,29 @@ func TestRingSettledOnlyAfterTheReindexBefore(t *testing.T) {
 	if s.RingSettled(1, maxClearance+0.1, e) {
 		t.Error("settled for a reach beyond the neighbour lists")
 	}
+	p := s.Bodies[1].Pos
 	s.Bodies[1].Pos.X += 0.001
 	if s.RingSettled(1, 0.09, e) {
 		t.Error("settled for a body moved after the last Reindex")
 	}
-	s.Bodies[1].Pos.X -= 0.001
-	s.Bodies[2].Pos.X += s.driftLimit * 2 // the lists are built again
+	s.Bodies[1].Pos = p
+	// a far body drifts past the limit: the lists are built again, and
+	// no body can have come within reach of body 1 since
+	s.Bodies[3].Pos.X += 2 * s.driftLimit
 	e = s.Epoch()
 	s.Reindex()
-	if s.RingSettled(0, 0.09, e) {
-		t.Error("settled right after a build of the lists")
+	if s.drift != 0 {
+		t.Fatal("the lists were not built again")
+	}
+	if !s.RingSettled(1, 0.09, e) {
+		t.Error("not settled after a build of the lists, though only a far body moved, by less than the lists' margin")
+	}
+	// the far body jumps: a body may have come within reach
+	s.Bodies[3].Pos.X -= 1
+	e = s.Epoch()
+	s.Reindex()
+	if s.RingSettled(1, 0.09, e) {
+		t.Error("settled right after a build of the lists that a body jumped into")
 	}
 }
 
@@ -189,5 +225,52 @@ func TestStillItems(t *testing.T) {
 	}
 	if same < 10000 || moved < 2000 {
 		t.Errorf("%d items still, %d not: the test proves little", same, moved)
+	}
+}
+
+// A list kept over two Reindexes must cover the ring's reach with the
+// margin of each: here the bodies drift less at the second (one moved
+// back), so that the list covers the reach then, but not at the first,
+// when the ring was cast through the grid and met a body that the list
+// does not hold and that has left the reach since. (The ring's refusal
+// of the list, for the drift alone, has the next Reindex build the lists
+// again, after which RingSettled refuses by the build's margin: the test
+// forgets the refusal, to check the margin of the lists kept.)
+func TestRingSettledMarginOfTheReindexBefore(t *testing.T) {
+	const r, reach = 0.035, 0.035 + 0.1 // a ring that gathers the bodies 10 cm from body 0's disc
+	s := New(ci.Vector3{}, ci.Vector3{X: 4, Y: 4, Z: 1})
+	for _, x := range []float64{0, 2*r + 0.1251} { // 12.51 cm apart: out of each other's list
+		b := Body{Shape: Disc, Radius: r, Height: 0.08, Movable: true, Pos: ci.Vector2{X: x}}
+		b.SetYaw(0)
+		s.Add(b)
+	}
+	s.Reindex()
+	x1 := s.Bodies[1].Pos.X
+	dirs := []ci.Vector2{{X: 1}}
+	ring := func() float64 {
+		t := []float64{0}
+		s.CastRingWithin(0, dirs, r, r+0.15, reach, 0.04, t)
+		return t[0]
+	}
+	// both close in: 9.97 cm apart, within reach
+	s.Bodies[0].Pos.X = 0.0124
+	s.Bodies[1].Pos.X = x1 - 0.013
+	s.Reindex()
+	e := s.Epoch()
+	if s.drift == 0 || ring() < 0 {
+		t.Fatal("the scene is not as the test needs: the lists were built again, or the ring meets nothing")
+	}
+	// body 1 moves back a little: 10.03 cm apart, out of reach
+	s.Bodies[1].Pos.X = x1 - 0.0124
+	s.denied.Store(false)
+	s.Reindex()
+	if s.drift == 0 {
+		t.Fatal("the lists were built again")
+	}
+	if ring() >= 0 {
+		t.Fatal("the ring still meets body 1")
+	}
+	if s.RingSettled(0, reach, e) {
+		t.Error("settled, though the ring met a body, since gone, that its list does not hold")
 	}
 }

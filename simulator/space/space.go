@@ -74,12 +74,13 @@ type Space struct {
 	denied                    atomic.Bool
 	driftSq                   []float64
 	// epoch counts the Reindexes. settled: this one kept the set of
-	// mobile bodies, the neighbour lists and the static index of the one
-	// before, so that RingSettled may compare a ring cast after that one
-	// with the same ring now; lastShrink is the shrink of the one before.
-	epoch      uint32
-	settled    bool
-	lastShrink float64
+	// mobile bodies and the static index of the one before, so that
+	// RingSettled may compare a ring cast after that one with the same
+	// ring now; a ring's neighbour list then holds every body within
+	// its reach at both if it covers settleMargin more than the reach.
+	epoch        uint32
+	settled      bool
+	settleMargin float64
 }
 
 // Runner runs n independent jobs, maybe in parallel (the simulator's
@@ -224,10 +225,11 @@ func (s *Space) Reindex() { s.ReindexWith(serial{}) }
 func (s *Space) ReindexWith(run Runner) {
 	rebuild := s.mobileDirty
 	// (the track pass compares each item with the last Reindex's only
-	// when the mobile bodies are those of the last Reindex; a rebuild of
-	// the lists or of the static index clears settled below)
+	// when the mobile bodies are those of the last Reindex; a build of
+	// the static index clears settled below)
 	s.epoch++
 	s.settled = !s.mobileDirty && len(s.bitem) == len(s.mobileSel)
+	lastDrift, lastShrink := s.drift, s.shrink
 	if s.mobileDirty {
 		s.maxMobileR = 0
 		s.mobileSel = s.mobileSel[:0]
@@ -297,15 +299,25 @@ func (s *Space) ReindexWith(run Runner) {
 			s.nbSel = append(s.nbSel, nil)
 		}
 		run.Run(chunks, s.reindexJobs.clearance)
-		drift, s.settled = 0, false
+		// Since the last Reindex a body moved at most drift (from where
+		// the last build found it) plus lastDrift (how far it was from
+		// there then; NaN and infinities make RingSettled refuse): a
+		// body that was within a ring's reach then and moved is in the
+		// ring's new list if the list covers that much beyond the reach.
+		s.settleMargin = drift + lastDrift
+		drift = 0
 	} else {
 		// (also when no body is off its place at the build: one may have
 		// moved and come back, or risen in place)
 		run.Run(chunks, s.reindexJobs.refresh)
 	}
-	s.drift, s.lastShrink, s.shrink = drift, s.shrink, 0
+	s.drift, s.shrink = drift, 0
 	if drift > 0 {
 		s.shrink = 2*drift + driftSlack
+	}
+	if !rebuild {
+		// the same lists at both Reindexes, each within its own shrink
+		s.settleMargin = max(s.shrink, lastShrink)
 	}
 	if s.staticDirty {
 		s.staticSel = s.staticSel[:0]
