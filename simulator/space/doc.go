@@ -14,7 +14,10 @@
 // Between those builds, while the lists answer every query (a swarm of
 // e-pucks), the mobile grid is not built at all: the first query that
 // needs it builds it, and a Reindex after a tick that read it builds it
-// at once.
+// at once. Each Reindex also marks the mobile bodies it found as the one
+// before did (still): a proximity ring whose body and neighbours are all
+// still reads what it read a tick before ([Space.RingSettled]), which
+// most rings of a jammed swarm do.
 //
 // Concurrency follows the simulation tick: physics engines write the poses
 // of the bodies they own (disjoint sets) while nobody reads; the index is
