@@ -80,8 +80,9 @@ func (e *encoders) Inspect() any {
 }
 
 func (p *proximity) Inspect() any {
-	out := RingInspection{Values: make([]float64, len(p.readings)), AnglesDeg: make([]float64, len(p.readings))}
-	for i, r := range p.readings {
+	rd := p.readings()
+	out := RingInspection{Values: make([]float64, len(rd)), AnglesDeg: make([]float64, len(rd))}
+	for i, r := range rd {
 		out.Values[i], out.AnglesDeg[i] = r.Value, ci.Degrees(r.Angle)
 	}
 	return out

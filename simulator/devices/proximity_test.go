@@ -804,3 +804,13 @@ func TestProximityKeepsReadingsOnlyWhileSettled(t *testing.T) {
 		t.Errorf("%d readings above zero: the test proves little", sensed)
 	}
 }
+
+// A ring of more sensors than a proximity sensor can hold is refused,
+// with the robot and the count.
+func TestProximityTooManyRays(t *testing.T) {
+	m := *entity.EPuck
+	m.Proximity.Angles = make([]float64, 1<<16)
+	r := addRobot(newArena(2), &m, "ep1", 0, 0, 0, 1)
+	_, err := build(t, r, "sensors", `<proximity implementation="default"/>`)
+	checkError(t, err, []string{"ep1", "65536", "65535"})
+}
