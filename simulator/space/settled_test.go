@@ -274,3 +274,32 @@ func TestRingSettledMarginOfTheReindexBefore(t *testing.T) {
 		t.Error("settled, though the ring met a body, since gone, that its list does not hold")
 	}
 }
+
+// A static body that moved (StaticChanged) unsettles every ring: the
+// ring may meet it elsewhere, and a static body is in no neighbour list.
+func TestRingSettledNotAfterAWallMoved(t *testing.T) {
+	const r, reach = 0.035, 0.035 + 0.05
+	s := New(ci.Vector3{}, ci.Vector3{X: 4, Y: 4, Z: 1})
+	b := Body{Shape: Disc, Radius: r, Height: 0.08, Movable: true}
+	b.SetYaw(0)
+	s.Add(b)
+	w := s.Add(*box(0.08, 0, 0.01, 0.5, 0)) // 3.5 cm ahead of the disc
+	dirs := []ci.Vector2{{X: 1}}
+	ring := func() float64 {
+		t := []float64{0}
+		s.CastRingWithin(0, dirs, r, r+0.1, reach, 0.04, t)
+		return t[0]
+	}
+	s.Reindex()
+	s.Reindex()
+	e, before := s.Epoch(), ring()
+	s.Bodies[w].Pos.X -= 0.02
+	s.StaticChanged()
+	s.Reindex()
+	if after := ring(); after == before || before < 0 {
+		t.Fatalf("the scene is not as the test needs: the ray reads %v, then %v", before, after)
+	}
+	if s.RingSettled(0, reach, e) {
+		t.Error("settled, though a wall within reach moved")
+	}
+}
