@@ -52,6 +52,11 @@ type Controller struct {
 	alpha    float64 // radians
 	delta    float64
 	velocity float64 // cm/s
+	// last is the turn of the last ControlStep, which the next one keeps
+	// when the ring says its readings did not change (Unchanged); known
+	// is false until a ControlStep has made one
+	last  turn
+	known bool
 }
 
 // ring is a proximity sensor that also gives the angle of each reading and
@@ -62,11 +67,16 @@ type Controller struct {
 // AllZero reports whether every reading is zero (false when the sensor
 // does not know): the simulator's noiseless sensors know it when nothing
 // was in reach or the response read nothing at every hit, and
-// ControlStep then reads no reading.
+// ControlStep then reads no reading. Unchanged reports whether the
+// readings are, bit for bit, those of the sensor's update before (false
+// when it does not know): the simulator's sensors know it of a robot
+// jammed among jammed robots, and ControlStep then keeps its last turn,
+// which the same readings would give again.
 type ring interface {
 	ci.Proximity
 	Directions() (angles []float64, dirs []ci.Vector2)
 	AllZero() bool
+	Unchanged() bool
 }
 
 // directed is a proximity sensor that gives its directions (the ring's
@@ -77,18 +87,26 @@ type directed interface {
 	Directions() (angles []float64, dirs []ci.Vector2)
 }
 
-// unknownZero is a directed sensor that does not say when its readings
-// are all zero.
-type unknownZero struct{ directed }
+// partRing is a directed sensor that lacks AllZero or Unchanged, or
+// both: what it lacks reports false (not known).
+type partRing struct{ directed }
 
-func (unknownZero) AllZero() bool { return false }
+func (p partRing) AllZero() bool {
+	z, ok := p.directed.(interface{ AllZero() bool })
+	return ok && z.AllZero()
+}
 
-// withZero returns d as a ring: itself when it has AllZero.
-func withZero(d directed) ring {
+func (p partRing) Unchanged() bool {
+	u, ok := p.directed.(interface{ Unchanged() bool })
+	return ok && u.Unchanged()
+}
+
+// asRing returns d as a ring: itself when it has AllZero and Unchanged.
+func asRing(d directed) ring {
 	if r, ok := d.(ring); ok {
 		return r
 	}
-	return unknownZero{d}
+	return partRing{d}
 }
 
 // ownRing is a proximity sensor with directions cached by the controller.
@@ -102,6 +120,9 @@ func (o *ownRing) Directions() ([]float64, []ci.Vector2) { return o.angles, o.di
 
 // AllZero is false: the controller reads the readings to know.
 func (o *ownRing) AllZero() bool { return false }
+
+// Unchanged is false: the controller reads the readings to know.
+func (o *ownRing) Unchanged() bool { return false }
 
 var _ ci.ConcurrentInit = (*Controller)(nil)
 
@@ -153,7 +174,7 @@ func (c *Controller) Init(r ci.Robot, params ci.Params) error {
 	}
 	if r, ok := proximity.(directed); ok {
 		if angles, dirs := r.Directions(); len(angles) == len(dirs) {
-			c.ring = withZero(r)
+			c.ring = asRing(r)
 		}
 	}
 	if c.ring == nil {
@@ -225,14 +246,21 @@ func ownCache(p ci.Proximity, angles []float64, dirs []ci.Vector2, n int) *ownRi
 // ControlStep reads the proximity sensors and sets the wheel speeds. It
 // does not allocate.
 func (c *Controller) ControlStep() {
-	// A robot that senses nothing (most of a sparse swarm) has the zero
-	// sum, whose angle and length are zero: no Atan2 and Hypot for it,
-	// and no reading to read when the sensor knows they are all zero.
-	t := c.cone(0, 0)
-	if !c.ring.AllZero() {
-		if mean, sensed := c.sum(); sensed {
-			t = c.decide(mean)
+	// The turn depends on the readings only: readings that did not
+	// change give the last one again (a robot jammed in a crowd reads
+	// none of them). A robot that senses nothing (most of a sparse swarm)
+	// has the zero sum, whose angle and length are zero: no Atan2 and
+	// Hypot for it, and no reading to read when the sensor knows they are
+	// all zero.
+	t := c.last
+	if !c.known || !c.ring.Unchanged() {
+		t = c.cone(0, 0)
+		if !c.ring.AllZero() {
+			if mean, sensed := c.sum(); sensed {
+				t = c.decide(mean)
+			}
 		}
+		c.last, c.known = t, true
 	}
 	switch t {
 	case straight:
@@ -358,8 +386,9 @@ func (c *Controller) sum() (mean ci.Vector2, sensed bool) {
 	return sum.Scale(1 / float64(len(readings))), true
 }
 
-// Reset does nothing: the controller keeps no state between ticks.
-func (c *Controller) Reset() {}
+// Reset forgets the last turn: the controller keeps no other state
+// between ticks.
+func (c *Controller) Reset() { c.last, c.known = straight, false }
 
 // Destroy releases nothing and returns nil.
 func (c *Controller) Destroy() error { return nil }

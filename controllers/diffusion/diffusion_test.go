@@ -735,6 +735,99 @@ func TestAllZeroSkipsTheReadings(t *testing.T) {
 	}
 }
 
+// steadyRing is a zeroRing that also says whether its readings are
+// those of its update before, as the simulator's sensors do.
+type steadyRing struct {
+	zeroRing
+	unchanged *bool
+}
+
+func (s steadyRing) Unchanged() bool { return *s.unchanged }
+
+// A sensor that says its readings did not change is believed once the
+// controller has made a turn: it keeps that turn without reading them,
+// and sets the wheels to it again. Before its first turn, and after
+// Reset, it reads them. (Here the sensor lies, so that the test sees
+// which was used.)
+func TestUnchangedKeepsTheLastTurn(t *testing.T) {
+	zero, unchanged := false, true
+	p := steadyRing{zeroRing{sharedRing{citest.NewProximity(ci.Radians(45)), []float64{ci.Radians(45)}, []ci.Vector2{ci.FromPolar(1, ci.Radians(45))}}, &zero}, &unchanged}
+	w := &citest.Wheels{}
+	r := citest.NewRobot("ep0", 1).AddActuator(ci.TagDifferentialSteering, w).AddSensor(ci.TagEPuckProximity, p)
+	c := diffusion.New()
+	if err := c.Init(r, ci.Params{}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step string, left, right float64, calls int) {
+		t.Helper()
+		if w.Left != left || w.Right != right || w.Calls != calls {
+			t.Errorf("%s: wheels (%v, %v) after %d calls, want (%v, %v) after %d", step, w.Left, w.Right, w.Calls, left, right, calls)
+		}
+	}
+	p.Set(0, 1) // obstacle on the left
+	c.ControlStep()
+	check("first step, said unchanged", 5, 0, 1)
+	p.Set(0, 0)
+	c.ControlStep()
+	check("readings gone, said unchanged", 5, 0, 2)
+	unchanged = false
+	c.ControlStep()
+	check("readings gone, said changed", 5, 5, 3)
+	p.Set(0, 1)
+	unchanged = true
+	c.ControlStep()
+	check("obstacle back, said unchanged", 5, 5, 4)
+	c.Reset()
+	c.ControlStep()
+	check("after Reset, said unchanged", 5, 0, 5)
+}
+
+// A sensor with only one of AllZero and Unchanged is believed on that
+// one; the other is taken as not known.
+func TestPartialRings(t *testing.T) {
+	yes := true
+	newRing := func() sharedRing {
+		return sharedRing{citest.NewProximity(ci.Radians(45)), []float64{ci.Radians(45)}, []ci.Vector2{ci.FromPolar(1, ci.Radians(45))}}
+	}
+	for _, tc := range []struct {
+		name string
+		prox ci.Proximity
+		// the wheels after a step with an obstacle on the left, then one
+		// with the obstacle gone
+		first, second [2]float64
+	}{
+		{"AllZero only, always true", zeroRing{newRing(), &yes}, [2]float64{5, 5}, [2]float64{5, 5}},
+		{"Unchanged only, always true", onlyUnchanged{newRing(), &yes}, [2]float64{5, 0}, [2]float64{5, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &citest.Wheels{}
+			r := citest.NewRobot("ep0", 1).AddActuator(ci.TagDifferentialSteering, w).AddSensor(ci.TagEPuckProximity, tc.prox)
+			c := diffusion.New()
+			if err := c.Init(r, ci.Params{}); err != nil {
+				t.Fatal(err)
+			}
+			tc.prox.Readings()[0].Value = 1
+			c.ControlStep()
+			if got := [2]float64{w.Left, w.Right}; got != tc.first {
+				t.Errorf("obstacle on the left: wheels %v, want %v", got, tc.first)
+			}
+			tc.prox.Readings()[0].Value = 0
+			c.ControlStep()
+			if got := [2]float64{w.Left, w.Right}; got != tc.second {
+				t.Errorf("obstacle gone: wheels %v, want %v", got, tc.second)
+			}
+		})
+	}
+}
+
+// onlyUnchanged is a sharedRing with Unchanged and without AllZero.
+type onlyUnchanged struct {
+	sharedRing
+	unchanged *bool
+}
+
+func (o onlyUnchanged) Unchanged() bool { return *o.unchanged }
+
 // lateReadings are e-puck rings (sensors at 17, 50, 90, 150, -150, -90,
 // -50 and -17 degrees) as robots stuck in a cluster read them, late in a
 // run: a neighbour touching in front, on a side or behind, two at once,

@@ -19,19 +19,30 @@ type proximity struct {
 	// length instead of a slice header, so that the sensor keeps to 48
 	// bytes and an e-puck's, with its readings (proximity8), to 176
 	rd *ci.ProximityReading
-	// settled: the last Update cast the ring, without noise, after the
-	// space's Reindex of epoch, met something, and left the readings
-	// as they are; the robot's heading was then cos, sin. The next
-	// Update keeps them if the space says nothing the ring meets moved
-	// (space.RingSettled) and the robot did not turn.
+	// settle is notSettled, or settled: the last Update cast the ring,
+	// without noise, after the space's Reindex of epoch, met something,
+	// and left the readings as they are; the robot's heading was then
+	// cos, sin. The next Update keeps them if the space says nothing the
+	// ring meets moved (space.RingSettled) and the robot did not turn;
+	// settle is then kept (still settled, and the readings are those of
+	// the Update before: Unchanged).
 	cos, sin float64
 	epoch    uint32
 	n        uint16
 	// zero: every reading of the last Update is zero (+0), which a
 	// controller can ask instead of reading the readings (AllZero)
-	zero    bool
-	settled bool
+	zero   bool
+	settle settleState
 }
+
+// settleState is how a proximity sensor's last Update left its readings.
+type settleState uint8
+
+const (
+	notSettled settleState = iota
+	settled                // cast, and may be kept by the next Update
+	kept                   // kept from the Update before (and still settled)
+)
 
 // maxRays is the most sensors a proximity ring can have.
 const maxRays = math.MaxUint16
@@ -142,7 +153,7 @@ func (p *proximity) CloneFor(r *entity.Robot) any {
 		*c = *p
 		c.setReadings(make([]ci.ProximityReading, n))
 	}
-	c.r, c.zero, c.settled = r, false, false
+	c.r, c.zero, c.settle = r, false, notSettled
 	for i, rd := range p.readings() {
 		c.readings()[i].Angle = rd.Angle
 	}
@@ -166,6 +177,16 @@ func (p *proximity) Directions() (angles []float64, dirs []ci.Vector2) {
 // noise. The diffusion controller asks it before reading the readings:
 // most robots of a sparse swarm sense nothing.
 func (p *proximity) AllZero() bool { return p.zero }
+
+// Unchanged reports whether the last Update left the readings as the
+// Update before it had made them, bit for bit: it found the robot where
+// it was, heading as it was, among bodies none of which moved within the
+// ring's reach (a robot jammed among jammed robots). A controller whose
+// decision depends only on the readings can keep its last one instead of
+// reading them again (the diffusion controller does). It is false when
+// unknown: before the second Update, with noise, or when the ring was
+// cast again, even if it read the same.
+func (p *proximity) Unchanged() bool { return p.settle == kept }
 
 // zeroMargin is how far beyond a response's ZeroBeyond the bodies a ring
 // gathers reach, in metres: far more than the rounding of a hit's
@@ -198,16 +219,16 @@ func (p *proximity) Update() {
 		reach = min(outer, inner+conf.zeroBeyond+zeroMargin)
 	}
 	sp := p.r.Space
-	if p.settled {
+	if p.settle != notSettled {
 		if math.Float64bits(b.Cos) == math.Float64bits(p.cos) && math.Float64bits(b.Sin) == math.Float64bits(p.sin) &&
 			sp.RingSettled(p.r.Body, reach, p.epoch) {
 			// the same ring from the same pose among the same bodies,
 			// where they were: the same readings (a robot stuck in a
 			// cluster of stuck robots)
-			p.epoch = sp.Epoch()
+			p.epoch, p.settle = sp.Epoch(), kept
 			return
 		}
-		p.settled = false
+		p.settle = notSettled
 	}
 	hits := sp.CastRingWithin(p.r.Body, p.dirs, inner, outer, reach, z, t)
 	if conf.noise > 0 {
@@ -249,7 +270,7 @@ func (p *proximity) Update() {
 		readings[i].Value = v
 	}
 	p.zero = nonzero == 0
-	p.settled, p.epoch, p.cos, p.sin = true, sp.Epoch(), b.Cos, b.Sin
+	p.settle, p.epoch, p.cos, p.sin = settled, sp.Epoch(), b.Cos, b.Sin
 }
 
 // GenericProximityResponse is the reading of ARGoS's generic proximity

@@ -765,7 +765,9 @@ func TestProximityKeepsReadingsOnlyWhileSettled(t *testing.T) {
 		sensors[i] = proximitySensor(t, r, `<epuck_proximity implementation="default"/>`)
 	}
 	tt := make([]float64, len(dirs))
-	sensed := 0
+	sensed, unchanged := 0, 0
+	type steady interface{ Unchanged() bool }
+	before := make([][]float64, len(robots)) // each sensor's readings of the tick before
 	for tick := range 25 {
 		for _, r := range robots {
 			b := r.B()
@@ -784,6 +786,23 @@ func TestProximityKeepsReadingsOnlyWhileSettled(t *testing.T) {
 		s.Reindex()
 		for i, r := range robots {
 			sensors[i].Update()
+			// Unchanged: the readings of the tick before, bit for bit
+			// (never at the first Update)
+			if sensors[i].(steady).Unchanged() {
+				if tick == 0 {
+					t.Fatalf("robot %s: Unchanged at the first Update", r.ID)
+				}
+				for k, rd := range sensors[i].Readings() {
+					if math.Float64bits(rd.Value) != math.Float64bits(before[i][k]) {
+						t.Fatalf("tick %d, robot %s, sensor %d: Unchanged, but reads %v after %v", tick, r.ID, k, rd.Value, before[i][k])
+					}
+				}
+				unchanged++
+			}
+			before[i] = before[i][:0]
+			for _, rd := range sensors[i].Readings() {
+				before[i] = append(before[i], rd.Value)
+			}
 			b := r.B()
 			s.CastRing(r.Body, dirs, b.Radius, b.Radius+ring.Range, b.Z+ring.Height, tt)
 			for k, rd := range sensors[i].Readings() {
@@ -800,8 +819,8 @@ func TestProximityKeepsReadingsOnlyWhileSettled(t *testing.T) {
 			}
 		}
 	}
-	if sensed < 5000 {
-		t.Errorf("%d readings above zero: the test proves little", sensed)
+	if sensed < 5000 || unchanged < 500 {
+		t.Errorf("%d readings above zero, %d updates unchanged: the test proves little", sensed, unchanged)
 	}
 }
 
