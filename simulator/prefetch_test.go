@@ -10,18 +10,10 @@ import (
 	"github.com/argosgo/argos/simulator/space"
 )
 
-// stepper is a controller that counts its steps.
-type stepper struct{ steps int }
-
-func (s *stepper) Init(ci.Robot, ci.Params) error { return nil }
-func (s *stepper) ControlStep()                   { s.steps++ }
-func (s *stepper) Reset()                         {}
-func (s *stepper) Destroy() error                 { return nil }
-
 // ifaceData finds the value an interface holds: what prefetch asks the
 // processor for is the controller and the sensor themselves.
 func TestIfaceData(t *testing.T) {
-	c := &stepper{}
+	c := &stillController{}
 	var ctrl ci.Controller = c
 	if got := ifaceData(unsafe.Pointer(&ctrl)); got != unsafe.Pointer(c) {
 		t.Errorf("ifaceData of a controller: %p, want %p", got, c)
@@ -38,10 +30,10 @@ func TestIfaceData(t *testing.T) {
 func TestSenseControlPrefetchesSafely(t *testing.T) {
 	sp := space.New(ci.Vector3{}, ci.Vector3{X: 10, Y: 10, Z: 1})
 	var robots []*robot
-	var ctrls []*stepper
+	var ctrls []*stillController
 	for k := range 20 {
 		r := &robot{}
-		c := &stepper{}
+		c := &stillController{}
 		r.ctrl = c
 		switch k % 4 {
 		case 0: // no space
