@@ -24,29 +24,34 @@ func TestIfaceData(t *testing.T) {
 	}
 }
 
-// senseControl runs every robot's controller once, robots removed or
-// without a space or devices among them: the prefetching of the robots
-// ahead reads nothing it must not.
+// senseControl updates every robot's sensor and runs its controller
+// once, robots removed, without a space, with a body out of range or
+// without devices among them: the prefetching of the robots ahead reads
+// nothing it must not.
 func TestSenseControlPrefetchesSafely(t *testing.T) {
 	sp := space.New(ci.Vector3{}, ci.Vector3{X: 10, Y: 10, Z: 1})
 	var robots []*robot
 	var ctrls []*stillController
-	for k := range 20 {
+	updates := make([]int, 25)
+	for k := range updates {
 		r := &robot{}
 		c := &stillController{}
 		r.ctrl = c
-		switch k % 4 {
+		switch k % 5 {
 		case 0: // no space
 		case 1:
 			r.Robot = entity.Robot{Space: sp, Body: 1 << 20} // a body out of range
-		case 2:
+		case 2, 3:
 			r.Robot = entity.Robot{Space: sp}
 			sp.Add(space.Body{Shape: space.Disc, Radius: 0.1, Movable: true})
 			r.Body = len(sp.Bodies) - 1
-		case 3:
+		case 4:
 			r.removed = true
 		}
-		r.setDevices(nil, []devices.Actuator(nil))
+		if k%5 != 3 { // (3: no devices)
+			dev := countingDevice{calls: &updates[k]}
+			r.setDevices([]devices.Sensor{dev}, []devices.Actuator{dev})
+		}
 		robots = append(robots, r)
 		ctrls = append(ctrls, c)
 	}
@@ -55,12 +60,15 @@ func TestSenseControlPrefetchesSafely(t *testing.T) {
 		t.Fatalf("senseControl stopped at %d of %d (panic %v)", next, len(robots), p.p)
 	}
 	for k, c := range ctrls {
-		want := 1
-		if k%4 == 3 {
-			want = 0
+		steps, calls := 1, 1
+		switch k % 5 {
+		case 3:
+			calls = 0
+		case 4:
+			steps, calls = 0, 0
 		}
-		if c.steps != want {
-			t.Errorf("robot %d: %d steps, want %d", k, c.steps, want)
+		if c.steps != steps || updates[k] != calls {
+			t.Errorf("robot %d: %d steps and %d sensor updates, want %d and %d", k, c.steps, updates[k], steps, calls)
 		}
 	}
 }
