@@ -88,25 +88,26 @@ type directed interface {
 }
 
 // partRing is a directed sensor that lacks AllZero or Unchanged, or
-// both: what it lacks reports false (not known).
-type partRing struct{ directed }
-
-func (p partRing) AllZero() bool {
-	z, ok := p.directed.(interface{ AllZero() bool })
-	return ok && z.AllZero()
+// both: what it has is found once (asRing), not at every step; what it
+// lacks (nil) reports false (not known).
+type partRing struct {
+	directed
+	zero      interface{ AllZero() bool }
+	unchanged interface{ Unchanged() bool }
 }
 
-func (p partRing) Unchanged() bool {
-	u, ok := p.directed.(interface{ Unchanged() bool })
-	return ok && u.Unchanged()
-}
+func (p partRing) AllZero() bool   { return p.zero != nil && p.zero.AllZero() }
+func (p partRing) Unchanged() bool { return p.unchanged != nil && p.unchanged.Unchanged() }
 
 // asRing returns d as a ring: itself when it has AllZero and Unchanged.
 func asRing(d directed) ring {
 	if r, ok := d.(ring); ok {
 		return r
 	}
-	return partRing{d}
+	p := partRing{directed: d}
+	p.zero, _ = d.(interface{ AllZero() bool })
+	p.unchanged, _ = d.(interface{ Unchanged() bool })
+	return p
 }
 
 // ownRing is a proximity sensor with directions cached by the controller.

@@ -716,7 +716,7 @@ func (z zeroRing) AllZero() bool { return *z.zero }
 // with an obstacle on the left, so that the test sees which was used.)
 func TestAllZeroSkipsTheReadings(t *testing.T) {
 	zero := true
-	p := zeroRing{sharedRing{citest.NewProximity(ci.Radians(45)), []float64{ci.Radians(45)}, []ci.Vector2{ci.FromPolar(1, ci.Radians(45))}}, &zero}
+	p := zeroRing{ring45(), &zero}
 	w := &citest.Wheels{}
 	r := citest.NewRobot("ep0", 1).AddActuator(ci.TagDifferentialSteering, w).AddSensor(ci.TagEPuckProximity, p)
 	c := diffusion.New()
@@ -744,6 +744,12 @@ type steadyRing struct {
 
 func (s steadyRing) Unchanged() bool { return *s.unchanged }
 
+// ring45 is a one-sensor ring at 45 degrees (to the left) that offers
+// its direction.
+func ring45() sharedRing {
+	return sharedRing{citest.NewProximity(ci.Radians(45)), []float64{ci.Radians(45)}, []ci.Vector2{ci.FromPolar(1, ci.Radians(45))}}
+}
+
 // A sensor that says its readings did not change is believed once the
 // controller has made a turn: it keeps that turn without reading them,
 // and sets the wheels to it again. Before its first turn, and after
@@ -751,7 +757,7 @@ func (s steadyRing) Unchanged() bool { return *s.unchanged }
 // which was used.)
 func TestUnchangedKeepsTheLastTurn(t *testing.T) {
 	zero, unchanged := false, true
-	p := steadyRing{zeroRing{sharedRing{citest.NewProximity(ci.Radians(45)), []float64{ci.Radians(45)}, []ci.Vector2{ci.FromPolar(1, ci.Radians(45))}}, &zero}, &unchanged}
+	p := steadyRing{zeroRing{ring45(), &zero}, &unchanged}
 	w := &citest.Wheels{}
 	r := citest.NewRobot("ep0", 1).AddActuator(ci.TagDifferentialSteering, w).AddSensor(ci.TagEPuckProximity, p)
 	c := diffusion.New()
@@ -786,9 +792,6 @@ func TestUnchangedKeepsTheLastTurn(t *testing.T) {
 // one; the other is taken as not known.
 func TestPartialRings(t *testing.T) {
 	yes := true
-	newRing := func() sharedRing {
-		return sharedRing{citest.NewProximity(ci.Radians(45)), []float64{ci.Radians(45)}, []ci.Vector2{ci.FromPolar(1, ci.Radians(45))}}
-	}
 	for _, tc := range []struct {
 		name string
 		prox ci.Proximity
@@ -796,8 +799,8 @@ func TestPartialRings(t *testing.T) {
 		// with the obstacle gone
 		first, second [2]float64
 	}{
-		{"AllZero only, always true", zeroRing{newRing(), &yes}, [2]float64{5, 5}, [2]float64{5, 5}},
-		{"Unchanged only, always true", onlyUnchanged{newRing(), &yes}, [2]float64{5, 0}, [2]float64{5, 0}},
+		{"AllZero only, always true", zeroRing{ring45(), &yes}, [2]float64{5, 5}, [2]float64{5, 5}},
+		{"Unchanged only, always true", onlyUnchanged{ring45(), &yes}, [2]float64{5, 0}, [2]float64{5, 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := &citest.Wheels{}
