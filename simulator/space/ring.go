@@ -10,6 +10,13 @@ import (
 // spill to the heap.
 const ringCands = 16
 
+// ringNarrow is how many discs CastRing gathers on the stack at first: a
+// robot of a sparse swarm meets a few, and Go clears a stack buffer
+// whole at each call. A ring that meets more is cast again by
+// castRingWide, with room for ringCands on its stack and more on the
+// heap.
+const ringNarrow = 6
+
 // CastRing casts the rays of a ring of sensors around body i (a proximity
 // ring): ray k leaves along dirs[k], a unit vector in the body's frame,
 // and runs from inner to outer metres from the body's centre, at height
@@ -59,18 +66,41 @@ func (s *Space) CastRingWithin(i int, dirs []ci.Vector2, inner, outer, reach, z 
 	// alone is computed once per disc, as ringCands gathers it (the
 	// same operations on the same numbers as in the tests).
 	tol := 1e-7 * (1 + outer + math.Abs(p.X) + math.Abs(p.Y))
-	var buf [ringCands]int32
-	var dbuf [ringCands]ringDisc
 	// (a ray that runs inward, outer below inner, has its start on the
 	// far side: there the dot product rejects nothing)
 	start := inner
 	if outer < inner {
 		start = math.Inf(-1)
 	}
-	cands, discs := s.ringCands(i, p, reach, z, noStatic, buf[:0], dbuf[:0], ringFilter{inner: start, tol: tol})
+	f := ringFilter{inner: start, tol: tol}
+	var buf [ringCands]int32
+	var dbuf [ringNarrow]ringDisc
+	cands, discs := s.ringCands(i, p, reach, z, noStatic, buf[:0], dbuf[:0], f)
+	if discs == nil {
+		return s.castRingWide(i, dirs, inner, outer, reach, z, noStatic, f, t)
+	}
+	return s.castRays(b, dirs, inner, outer, cands, discs, t)
+}
+
+// castRingWide is CastRingWithin's cast of a ring that meets more than
+// ringNarrow discs, with larger buffers; apart, so that the others do
+// not clear them.
+//
+//go:noinline
+func (s *Space) castRingWide(i int, dirs []ci.Vector2, inner, outer, reach, z float64, noStatic bool, f ringFilter, t []float64) int {
+	var buf [ringCands]int32
+	var dbuf [ringCands]ringDisc
+	cands, discs := s.ringCands(i, s.Bodies[i].Pos, reach, z, noStatic, buf[:0], dbuf[:0], f)
+	return s.castRays(&s.Bodies[i], dirs, inner, outer, cands, discs, t)
+}
+
+// castRays casts the rays of CastRingWithin against the candidates that
+// ringCands gathered, and writes their fractions to t.
+func (s *Space) castRays(b *Body, dirs []ci.Vector2, inner, outer float64, cands []int32, discs []ringDisc, t []float64) int {
 	if len(cands) == 0 && len(discs) == 0 {
 		return missAll(t[:len(dirs)])
 	}
+	p := b.Pos
 	hits := 0
 	for k, d := range dirs {
 		// the ray's direction turned by the body's heading
@@ -202,7 +232,8 @@ type ringFilter struct {
 // discs of the mobile index to discs, as their disc, and the others to
 // buf, as their handle (without removing the repeats of static bodies
 // spanning several cells, which change no minimum). noStatic: the
-// caller found no static body within r of p.
+// caller found no static body within r of p. Nil discs: they filled a
+// buffer of fewer than ringCands (see ringNarrow).
 func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, noStatic bool, buf []int32, discs []ringDisc, f ringFilter) ([]int32, []ringDisc) {
 	m := ci.Vector2{X: r, Y: r}
 	g := &s.static
@@ -238,14 +269,17 @@ func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, noStatic bool, buf 
 		} else {
 			k0, k1 = mg.rowDense(y, x0, x1)
 		}
-		buf, discs = ringAdd(s.mitem[k0:k1], i, p, r, z, f, buf, discs)
+		if buf, discs = ringAdd(s.mitem[k0:k1], i, p, r, z, f, buf, discs); discs == nil {
+			return buf, nil
+		}
 	}
 	return buf, discs
 }
 
 // ringAdd appends to buf and discs those of items, other than body i,
 // whose disc comes within r of p and spans height z, as ringCands
-// does. A loop of its own, with buf and discs in locals: appended to by
+// does; it returns nil discs when they fill a buffer of fewer than
+// ringCands, and grows a larger one. A loop of its own, with buf and discs in locals: appended to by
 // a closure, they lived in memory, read and written again for every
 // item.
 func ringAdd(items []mobileItem, i int, p ci.Vector2, r, z float64, f ringFilter, buf []int32, discs []ringDisc) ([]int32, []ringDisc) {
@@ -268,6 +302,9 @@ func ringAdd(items []mobileItem, i int, p ci.Vector2, r, z float64, f ringFilter
 		// narrow stores stall
 		n := len(discs)
 		if n == cap(discs) {
+			if n < ringCands {
+				return buf, nil // (see ringNarrow)
+			}
 			discs = append(discs, ringDisc{})
 		}
 		discs = discs[:n+1]

@@ -16,7 +16,7 @@ import (
 // and the sparse index; rings of a few and of many rays.
 func TestCastRingMatchesNearbyAndCastRayAmong(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
-	hits, rays := 0, 0
+	hits, rays, wide, spilled := 0, 0, 0, 0
 	for round := range 4 {
 		s := randomSpace(r, 2000)
 		s.mobile.force = int8(2 * (round % 2)) // auto, then sparse
@@ -39,13 +39,22 @@ func TestCastRingMatchesNearbyAndCastRayAmong(t *testing.T) {
 				outer := inner + 0.1
 				z := b.Z + b.Height*r.Float64()
 				rays += n
+				switch near := len(s.Nearby(b.Pos, outer, z, i, nil)); {
+				case near > ringCands:
+					spilled++
+				case near > ringNarrow:
+					wide++
+				}
 				hits += ringAsRays(t, s, i, dirs, inner, outer, z, func() string { return fmt.Sprintf("round %d, body %d", round, i) })
 			}
 		}
 	}
-	t.Logf("%d of %d rays hit", hits, rays)
+	t.Logf("%d of %d rays hit; %d rings met more than %d bodies, %d more than %d", hits, rays, wide+spilled, ringNarrow, spilled, ringCands)
 	if hits < rays/50 {
 		t.Errorf("only %d of %d rays hit: the test proves little", hits, rays)
+	}
+	if wide == 0 || spilled == 0 {
+		t.Errorf("%d rings met more than %d bodies and %d more than %d: castRingWide and its spill untested", wide+spilled, ringNarrow, spilled, ringCands)
 	}
 }
 
