@@ -279,9 +279,9 @@ func (s *Space) ringCands(i int, p ci.Vector2, r, z float64, noStatic bool, buf 
 // ringAdd appends to buf and discs those of items, other than body i,
 // whose disc comes within r of p and spans height z, as ringCands
 // does; it returns nil discs when they fill a buffer of fewer than
-// ringCands, and grows a larger one. A loop of its own, with buf and discs in locals: appended to by
-// a closure, they lived in memory, read and written again for every
-// item.
+// ringCands, and grows a larger one. A loop of its own, with buf and
+// discs in locals: appended to by a closure, they lived in memory, read
+// and written again for every item.
 func ringAdd(items []mobileItem, i int, p ci.Vector2, r, z float64, f ringFilter, buf []int32, discs []ringDisc) ([]int32, []ringDisc) {
 	for k := range items {
 		it := &items[k]
