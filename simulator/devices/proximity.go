@@ -19,13 +19,14 @@ type proximity struct {
 	// length instead of a slice header, so that the sensor keeps to 48
 	// bytes and an e-puck's, with its readings (proximity8), to 176
 	rd *ci.ProximityReading
-	// settle is notSettled, or settled: the last Update cast the ring,
-	// without noise, after the space's Reindex of epoch, met something,
-	// and left the readings as they are; the robot's heading was then
-	// cos, sin. The next Update keeps them if the space says nothing the
-	// ring meets moved (space.RingSettled) and the robot did not turn;
-	// settle is then kept (still settled, and the readings are those of
-	// the Update before: Unchanged).
+	// settle is fresh before the first Update; notSettled, or settled:
+	// the last Update cast the ring, without noise, after the space's
+	// Reindex of epoch, met something, and left the readings as they are;
+	// the robot's heading was then cos, sin. The next Update keeps them
+	// if the space says nothing the ring meets moved (space.RingSettled)
+	// and the robot did not turn; settle is then kept (still settled, and
+	// the readings are those of the Update before: Unchanged). A cast
+	// that read what the Update before had read adds same.
 	cos, sin float64
 	epoch    uint32
 	n        uint16
@@ -39,9 +40,14 @@ type proximity struct {
 type settleState uint8
 
 const (
-	notSettled settleState = iota
-	settled                // cast, and may be kept by the next Update
-	kept                   // kept from the Update before (and still settled)
+	fresh      settleState = iota // no Update yet
+	notSettled                    // cast, or found nothing within reach
+	settled                       // cast, and may be kept by the next Update
+	kept                          // kept from the Update before (and still settled)
+	// same, with notSettled or settled: the last Update cast the ring, or
+	// found nothing within its reach, and read what the Update before it
+	// had read, bit for bit (Unchanged)
+	same settleState = 4
 )
 
 // maxRays is the most sensors a proximity ring can have.
@@ -153,7 +159,7 @@ func (p *proximity) CloneFor(r *entity.Robot) any {
 		*c = *p
 		c.setReadings(make([]ci.ProximityReading, n))
 	}
-	c.r, c.zero, c.settle = r, false, notSettled
+	c.r, c.zero, c.settle = r, false, fresh
 	for i, rd := range p.readings() {
 		c.readings()[i].Angle = rd.Angle
 	}
@@ -179,14 +185,15 @@ func (p *proximity) Directions() (angles []float64, dirs []ci.Vector2) {
 func (p *proximity) AllZero() bool { return p.zero }
 
 // Unchanged reports whether the last Update left the readings as the
-// Update before it had made them, bit for bit: it found the robot where
-// it was, heading as it was, among bodies none of which moved within the
-// ring's reach (a robot jammed among jammed robots). A controller whose
-// decision depends only on the readings can keep its last one instead of
-// reading them again (the diffusion controller does). It is false when
-// unknown: before the second Update, with noise, or when the ring was
-// cast again, even if it read the same.
-func (p *proximity) Unchanged() bool { return p.settle == kept }
+// Update before it had made them, bit for bit: it kept them, having found
+// the robot where it was, heading as it was, among bodies none of which
+// moved within the ring's reach (a robot jammed among jammed robots), or
+// it cast the ring again and read the same (a neighbour moved, but not
+// within reach; a robot alone). A controller whose decision depends only
+// on the readings can keep its last one instead of reading them again
+// (the diffusion controller does). It is false at the first Update, and
+// with noise.
+func (p *proximity) Unchanged() bool { return p.settle == kept || p.settle&same != 0 }
 
 // zeroMargin is how far beyond a response's ZeroBeyond the bodies a ring
 // gathers reach, in metres: far more than the rounding of a hit's
@@ -219,7 +226,8 @@ func (p *proximity) Update() {
 		reach = min(outer, inner+conf.zeroBeyond+zeroMargin)
 	}
 	sp := p.r.Space
-	if p.settle != notSettled {
+	known := p.settle != fresh // the readings are an Update's
+	if st := p.settle &^ same; st == settled || st == kept {
 		if math.Float64bits(b.Cos) == math.Float64bits(p.cos) && math.Float64bits(b.Sin) == math.Float64bits(p.sin) &&
 			sp.RingSettled(p.r.Body, reach, p.epoch) {
 			// the same ring from the same pose among the same bodies,
@@ -228,8 +236,8 @@ func (p *proximity) Update() {
 			p.epoch, p.settle = sp.Epoch(), kept
 			return
 		}
-		p.settle = notSettled
 	}
+	p.settle = notSettled
 	hits := sp.CastRingWithin(p.r.Body, p.dirs, inner, outer, reach, z, t)
 	if conf.noise > 0 {
 		p.zero = false
@@ -252,6 +260,8 @@ func (p *proximity) Update() {
 				readings[i].Value = 0
 			}
 			p.zero = true
+		} else {
+			p.settle = notSettled | same // (zero: the last Update left them so)
 		}
 		return
 	}
@@ -259,18 +269,23 @@ func (p *proximity) Update() {
 	// when it reads nothing at each of their hits the readings are all
 	// zero too, which AllZero says (a controller then reads none). A
 	// reading of -0 would not count as zero: the zero readings must be
-	// +0, as the path above leaves them.
-	rng, response, nonzero := conf.ring.Range, conf.response, uint64(0)
+	// +0, as the path above leaves them. Readings the same as the last
+	// Update's, bit for bit, are Unchanged (same).
+	rng, response, nonzero, diff := conf.ring.Range, conf.response, uint64(0), uint64(0)
 	for i := range readings {
 		v := 0.0
 		if t[i] >= 0 {
 			v = response(t[i] * rng)
 			nonzero |= math.Float64bits(v)
 		}
+		diff |= math.Float64bits(readings[i].Value) ^ math.Float64bits(v)
 		readings[i].Value = v
 	}
 	p.zero = nonzero == 0
 	p.settle, p.epoch, p.cos, p.sin = settled, sp.Epoch(), b.Cos, b.Sin
+	if diff == 0 && known {
+		p.settle |= same
+	}
 }
 
 // GenericProximityResponse is the reading of ARGoS's generic proximity

@@ -746,7 +746,8 @@ func TestProximityReadsAsTheFullRays(t *testing.T) {
 // A sensor that keeps its readings while nothing its ring meets moves
 // (a robot stuck among stuck robots) reads, tick after tick, what the
 // full rays read: when the robot turns in place, rises, or a neighbour
-// moves by the least of moves, it casts again. Most robots rest, as in a
+// moves by the least of moves, it casts again. It says Unchanged exactly
+// when it reads what it read the tick before. Most robots rest, as in a
 // jam.
 func TestProximityKeepsReadingsOnlyWhileSettled(t *testing.T) {
 	s := newArena(4)
@@ -787,7 +788,14 @@ func TestProximityKeepsReadingsOnlyWhileSettled(t *testing.T) {
 		for i, r := range robots {
 			sensors[i].Update()
 			// Unchanged: the readings of the tick before, bit for bit
-			// (never at the first Update)
+			// (never at the first Update), and those are Unchanged
+			alike := tick > 0
+			for k, rd := range sensors[i].Readings() {
+				alike = alike && math.Float64bits(rd.Value) == math.Float64bits(before[i][k])
+			}
+			if alike && !sensors[i].(steady).Unchanged() {
+				t.Fatalf("tick %d, robot %s: reads what it read the tick before, but not Unchanged", tick, r.ID)
+			}
 			if sensors[i].(steady).Unchanged() {
 				if tick == 0 {
 					t.Fatalf("robot %s: Unchanged at the first Update", r.ID)
