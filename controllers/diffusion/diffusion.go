@@ -70,8 +70,10 @@ type Controller struct {
 // ControlStep then reads no reading. Unchanged reports whether the
 // readings are, bit for bit, those of the sensor's update before (false
 // when it does not know): the simulator's sensors know it of a robot
-// jammed among jammed robots, and ControlStep then keeps its last turn,
-// which the same readings would give again.
+// jammed among jammed robots, and of any ring that read the same again
+// (a robot alone, or one whose neighbours moved out of its reach), and
+// ControlStep then keeps its last turn, which the same readings would
+// give again.
 type ring interface {
 	ci.Proximity
 	Directions() (angles []float64, dirs []ci.Vector2)
