@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/pprof"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -65,6 +65,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the ticks (set-up excluded) of each configuration's last run to this file (with more than one configuration, its number is added before the extension)")
 	memProfile := fs.String("memprofile", "", "write a heap profile at the end of each configuration's last run to this file (numbered as --cpuprofile)")
 	memoryLimit := fs.String("memory-limit", "auto", "each run's Go soft memory limit (argos --memory-limit): auto, off or a size such as 2200MiB")
+	late := fs.Float64("late", 0, "instead of timing whole runs, compare the ticks of the window (--window, default 60) starting at this simulated second with those of the first window, run in turns in one process (argos bench-late); the runs last late + window")
 	setupProfile := fs.String("setupprofile", "", "after each configuration's runs, build its experiment once more in this process (reading the file to the first tick) and write a CPU profile of that set-up to this file (numbered as --cpuprofile)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: argos bench [flags]\n\nRuns the scalability matrix and prints median loop seconds, robot-steps/s,\nreal-time factor, CPU usage (CPU s / wall s) and peak memory.\n\n")
@@ -90,6 +91,16 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if _, err := softLimit(*memoryLimit, "", false, 0); err != nil {
 		fmt.Fprintf(stderr, "argos bench: %v\n", err)
 		return 1
+	}
+	if *late != 0 {
+		if *window == 0 {
+			*window = 60
+		}
+		if !(*late >= *window) {
+			fmt.Fprintf(stderr, "argos bench: --late %g: give simulated seconds from the window's length (%g) on\n", *late, *window)
+			return 1
+		}
+		*seconds = *late + *window
 	}
 	if *density != "constant" && *density != "fixed" {
 		fmt.Fprintf(stderr, "argos bench: --density %q: use constant or fixed\n", *density)
@@ -133,6 +144,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	if *late > 0 {
+		return benchLateRuns(self, cfgs, dir, *runs, lateOptions{late: *late, window: *window, block: 20, cpuProfile: *cpuProfile, memoryLimit: *memoryLimit}, *keep, stdout, stderr)
+	}
 	fmt.Fprintf(stdout, "argos bench: %d configurations x %d runs, %.0f simulated seconds each\n", len(cfgs), *runs, *seconds)
 	const row = "%-12s %7s %7s %7s %7s %8s %8s %13s %8s %7s %11s %10s\n"
 	fmt.Fprintf(stdout, row, "engine", "robots", "engines", "threads", "arena_m", "setup_s", "loop_s", "robot_steps/s", "rtf", "cpu_use", "cpu_ns/step", "max_rss_MB")
@@ -289,11 +303,7 @@ func median(rs []benchResult) benchResult {
 		for i, r := range rs {
 			v[i] = get(r)
 		}
-		sort.Float64s(v)
-		if len(v)%2 == 1 {
-			return v[len(v)/2]
-		}
-		return (v[len(v)/2-1] + v[len(v)/2]) / 2
+		return medianOf(v)
 	}
 	return benchResult{
 		setup:      col(func(r benchResult) float64 { return r.setup }),
@@ -318,6 +328,16 @@ func benchLoopAttrs(o benchOptions) string {
 		}
 	}
 	return b.String()
+}
+
+// medianOf returns the median of v (not empty), leaving v as it was.
+func medianOf(v []float64) float64 {
+	v = slices.Clone(v)
+	slices.Sort(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
 func ints(s string) ([]int, error) {

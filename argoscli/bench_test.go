@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/argosgo/argos/config"
@@ -75,5 +76,60 @@ func TestProfileSetup(t *testing.T) {
 	}
 	if err := profileSetup(file, filepath.Join(dir, "no", "such", "dir.cpu")); err == nil {
 		t.Error("an unwritable profile path gave no error")
+	}
+}
+
+// argos bench-late runs the first window and the late one in turns: each
+// simulator runs exactly its window's ticks (the late one caught up
+// first), both cost CPU, and the BENCH_LATE line it prints parses. A file
+// that ends before the late window, windows that overlap and a missing
+// file are errors that say what to give.
+func TestBenchLate(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "late.argos")
+	c := benchConfig{robots: 200, threads: 2, engines: 1, engine: "kinematics2d", scale: math.Sqrt(200.0 / 10000)}
+	if err := os.WriteFile(file, []byte(benchExperiment(c, 3, benchOptions{})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(dir, "late.cpu")
+	o := lateOptions{late: 2, window: 1, block: 3, cpuProfile: prof, memoryLimit: "auto"}
+	res, err := benchLate(file, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ticks != 10 || res.earlyEnd != 10 || res.lateEnd != 30 || res.turns != 4 {
+		t.Errorf("window of %d ticks, simulators stopped at ticks %d and %d after %d turns; want 10, 10, 30 and 4 turns",
+			res.ticks, res.earlyEnd, res.lateEnd, res.turns)
+	}
+	if !(res.earlyCPU > 0 && res.lateCPU > 0 && res.pairMedian > 0) || res.robots != 200 {
+		t.Errorf("early %g and late %g CPU ms per tick, pair median %g, %d robots", res.earlyCPU, res.lateCPU, res.pairMedian, res.robots)
+	}
+	if data, err := os.ReadFile(prof); err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Errorf("no gzip-compressed CPU profile written (%v)", err)
+	}
+	early, late, ratio, _, ok := parseLate(res.line(o))
+	if !ok || math.Abs(ratio-late/early) > 1e-3*ratio || math.Abs(early-res.earlyCPU) > 1e-3 {
+		t.Errorf("BENCH_LATE line %q parsed as %g, %g, %g, %v", res.line(o), early, late, ratio, ok)
+	}
+
+	short := o
+	short.late, short.cpuProfile = 2.5, ""
+	if _, err := benchLate(file, short); err == nil || !strings.Contains(err.Error(), "give a length of at least 3.5") {
+		t.Errorf("a late window past the experiment's end: %v", err)
+	}
+	overlap := o
+	overlap.late, overlap.window, overlap.cpuProfile = 0.5, 1, ""
+	if _, err := benchLate(file, overlap); err == nil || !strings.Contains(err.Error(), "--late 0.5") {
+		t.Errorf("overlapping windows: %v", err)
+	}
+	var out, errOut strings.Builder
+	if code := Run([]string{"bench-late", "-c", filepath.Join(dir, "missing.argos")}, &out, &errOut); code == 0 || errOut.Len() == 0 {
+		t.Errorf("a missing file: exit %d, stderr %q", code, errOut.String())
+	}
+	if code := Run([]string{"bench-late", "-c", file, "--late", "1", "--window", "0.5", "--block", "2"}, &out, &errOut); code != 0 {
+		t.Fatalf("argos bench-late: exit %d: %s", code, errOut.String())
+	}
+	if _, _, _, _, ok := parseLate(out.String()); !ok {
+		t.Errorf("argos bench-late printed no BENCH_LATE line: %q", out.String())
 	}
 }

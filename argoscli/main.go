@@ -26,6 +26,7 @@
 //	argos -q NAME|all          describe registered controllers, devices, entities, ...
 //	argos plot RUN_DIR         draw the metrics of a run folder
 //	argos bench [flags]        the scalability matrix
+//	argos bench-late -c FILE   a late window of ticks against the first, in turns
 //	argos new project|controller|behavior|loop-functions ...
 //	argos emulate -c FILE -robot ID -b BOARD
 //	argos robot build|deploy|check --model MODEL
@@ -86,13 +87,14 @@ func Main() {
 
 // subcommands are the commands after argos: argos bench, argos plot, ...
 var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
-	"bench":   runBench,
-	"new":     runNew,
-	"plot":    runPlot,
-	"emulate": runEmulate,
-	"robot":   runRobot,
-	"sweep":   runSweep,
-	"irace":   runIrace,
+	"bench":      runBench,
+	"bench-late": runBenchLate,
+	"new":        runNew,
+	"plot":       runPlot,
+	"emulate":    runEmulate,
+	"robot":      runRobot,
+	"sweep":      runSweep,
+	"irace":      runIrace,
 }
 
 // errInterrupted marks a run stopped by a signal.
@@ -141,7 +143,7 @@ func Run(args []string, stdout, stderr io.Writer) (code int) {
 	outs.register(fs)
 	fs.StringVar(&outs.memoryLimit, "memory-limit", "auto", "Go's soft memory `limit` for the run: auto (unless GOMEMLIMIT is set, 1.5 x the heap after set-up + 128 MiB when that heap is 256 MiB or more), off, or a size such as 2200MiB")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: argos -c FILE.argos [-z] [--seed N] [--threads N] [--length S] [--viz web] [--out DIR] [--frames DIR] [--video FILE.mp4]\n       argos -q NAME|all\n       argos plot RUN_DIR\n       argos bench [flags]\n       argos new project|controller|behavior|loop-functions ...\n       argos emulate -c FILE -robot ID -b BOARD\n       argos robot build|deploy|check --model MODEL\n\n")
+		fmt.Fprintf(stderr, "usage: argos -c FILE.argos [-z] [--seed N] [--threads N] [--length S] [--viz web] [--out DIR] [--frames DIR] [--video FILE.mp4]\n       argos -q NAME|all\n       argos plot RUN_DIR\n       argos bench [flags]\n       argos bench-late -c FILE.argos [--late S] [--window S]\n       argos new project|controller|behavior|loop-functions ...\n       argos emulate -c FILE -robot ID -b BOARD\n       argos robot build|deploy|check --model MODEL\n\n")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args, stderr); err != nil {

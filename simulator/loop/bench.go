@@ -100,7 +100,7 @@ func (b *Bench) Init(sim *simulator.Simulator, n *config.Node) error {
 	b.steps = 0
 	b.wall = time.Now()
 	b.winWall = b.wall
-	b.cpu = processCPU()
+	b.cpu = ProcessCPU()
 	b.winCPU = b.cpu
 	return nil
 }
@@ -109,7 +109,7 @@ func (b *Bench) Init(sim *simulator.Simulator, n *config.Node) error {
 func (b *Bench) PostStep() {
 	b.steps++
 	if b.window > 0 && b.steps%b.window == 0 {
-		now, cpu := time.Now(), processCPU()
+		now, cpu := time.Now(), ProcessCPU()
 		b.perTick = append(b.perTick, float64(now.Sub(b.winWall).Nanoseconds())/1e6/float64(b.window))
 		b.cpuPerTick = append(b.cpuPerTick, float64((cpu-b.winCPU).Nanoseconds())/1e6/float64(b.window))
 		b.winWall, b.winCPU = now, cpu
@@ -119,7 +119,7 @@ func (b *Bench) PostStep() {
 // PostExperiment implements simulator.LoopFunctions.
 func (b *Bench) PostExperiment() {
 	wall := time.Since(b.wall).Seconds()
-	cpu := (processCPU() - b.cpu).Seconds()
+	cpu := (ProcessCPU() - b.cpu).Seconds()
 	b.stopProfiles()
 	disp := 0.0
 	for k, i := range b.robots {

@@ -7,8 +7,9 @@ import (
 	"time"
 )
 
-// processCPU returns the CPU time (user + system) the process used so far.
-func processCPU() time.Duration {
+// ProcessCPU returns the CPU time (user + system) the process used so far,
+// all threads.
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
