@@ -2,8 +2,10 @@ package space
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/argosgo/argos/ci"
+	"github.com/argosgo/argos/simulator/internal/prefetch"
 )
 
 // clearance is how far a mobile body was from every other mobile body
@@ -151,6 +153,16 @@ func (s *Space) Clearance(i int, p ci.Vector2) (gap float64, ok bool) {
 	c := &s.clear[i]
 	// (both bodies may have come closer by the drift since it was built)
 	return c.gap - s.shrink, c.cur == p // NaN for bodies out of the index
+}
+
+// PrefetchClearance asks for the memory of mobile body i's clearance
+// (Clearance, and the first thing every query about i reads), without
+// waiting for it: a caller that queries a scattered few of the bodies
+// asks for those a few queries ahead. It changes nothing.
+func (s *Space) PrefetchClearance(i int) {
+	if uint(i) < uint(len(s.clear)) {
+		prefetch.Line(unsafe.Pointer(&s.clear[i]))
+	}
 }
 
 // unclear marks body i as out of the index.

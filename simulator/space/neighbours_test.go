@@ -123,3 +123,46 @@ func TestNeighbourListsInBodyOrder(t *testing.T) {
 		t.Errorf("only %d bodies have neighbours: the test proves little", withList)
 	}
 }
+
+// The prefetch hint accepts any body, in the index or not (static,
+// removed, out of range, before the first Reindex), and changes no
+// answer.
+func TestPrefetchChangesNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	s := randomSpace(r, 300)
+	for i := -1; i <= len(s.Bodies)+1; i++ {
+		s.PrefetchClearance(i)
+	}
+	for range 300 {
+		b := Body{Shape: Disc, Radius: 0.035, Height: 0.08, Movable: true,
+			Pos: ci.Vector2{X: r.Float64() * 2, Y: r.Float64() * 2}}
+		s.Add(b)
+	}
+	s.Reindex()
+	type answer struct {
+		gap  float64
+		ok   bool
+		near []int32
+	}
+	ask := func() []answer {
+		var out []answer
+		for i := range s.Bodies {
+			b := &s.Bodies[i]
+			if b.Removed || !b.Movable {
+				continue
+			}
+			gap, ok := s.Clearance(i, b.Pos)
+			out = append(out, answer{gap, ok, s.NearMobileDiscOf(i, b.Pos, b.Pos, b.Reach()+0.05, nil)})
+		}
+		return out
+	}
+	before := ask()
+	for i := -1; i <= len(s.Bodies)+1; i++ {
+		s.PrefetchClearance(i)
+	}
+	if after := ask(); !slices.EqualFunc(before, after, func(a, b answer) bool {
+		return math.Float64bits(a.gap) == math.Float64bits(b.gap) && a.ok == b.ok && slices.Equal(a.near, b.near)
+	}) {
+		t.Error("the answers changed after the hints")
+	}
+}

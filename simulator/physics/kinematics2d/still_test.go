@@ -225,7 +225,7 @@ func TestCrowdMatchesPlainJacobiRounds(t *testing.T) {
 			bodies = append(bodies, driven{Body: wall})
 		}
 		w := newWorld(t, bodies, run, attrs)
-		shortcuts := 0
+		shortcuts, scans := 0, 0
 		for k := range 150 {
 			for i := range 400 {
 				switch r.IntN(40) {
@@ -239,11 +239,19 @@ func TestCrowdMatchesPlainJacobiRounds(t *testing.T) {
 					w.target(i, 0, 0.3)
 				}
 			}
+			for c, sparse := range w.e.sparse {
+				if sparse && w.e.useSpace && c*w.e.chunk < len(w.e.objs) {
+					scans++ // the next tick's first round scans ahead in c
+				}
+			}
 			shortcuts += len(w.tick(t))
 			_ = k
 		}
 		if shortcuts == 0 {
 			t.Error("the shortcut was never taken")
+		}
+		if scans == 0 && w.e.iterations == 1 {
+			t.Error("no first round scanned ahead for the proposals to check")
 		}
 	}
 }
