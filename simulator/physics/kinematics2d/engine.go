@@ -572,15 +572,7 @@ func (e *Engine) checkFirst(c int, pad float64, gone, keep []int32) ([]int32, []
 		}
 		checked++
 		if ask {
-			if k < a {
-				ahead-- // the scan found k (every object it passed lies beyond an earlier proposal)
-			}
-			for ; a < hi && ahead < clearAhead; a++ {
-				if a > k && e.objs[a].moving && e.needsCheck(a) {
-					ahead++
-					e.sp.PrefetchClearance(int(e.objs[a].body))
-				}
-			}
+			a, ahead = e.scanAhead(k, a, ahead, hi)
 		}
 		n := len(keep)
 		keep = append(keep, int32(k), 0)
@@ -598,6 +590,27 @@ func (e *Engine) checkFirst(c int, pad float64, gone, keep []int32) ([]int32, []
 	}
 	e.sparse[c] = 2*checked <= hi-lo
 	return gone, keep
+}
+
+// scanAhead moves checkFirst's scan on as the check of proposal k
+// begins: from object a, with ahead proposals to check found beyond the
+// last one checked, on to clearAhead proposals to check beyond k or hi,
+// asking for their clearances. It returns where the scan stopped and
+// what it found beyond k. (Apart, so that the loop of a dense chunk,
+// which does not scan, stays as tight as it was.)
+//
+//go:noinline
+func (e *Engine) scanAhead(k, a, ahead, hi int) (int, int) {
+	if k < a {
+		ahead-- // the scan found k (every object it passed lies beyond an earlier proposal)
+	}
+	for ; a < hi && ahead < clearAhead; a++ {
+		if a > k && e.objs[a].moving && e.needsCheck(a) {
+			ahead++
+			e.sp.PrefetchClearance(int(e.objs[a].body))
+		}
+	}
+	return a, ahead
 }
 
 // needsCheck reports whether the first round checks moving object k's
