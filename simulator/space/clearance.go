@@ -125,11 +125,20 @@ func (s *Space) clearanceJob(c int) {
 // mobile bodies, the items of the neighbours they name, as this Reindex
 // made them (the lists were built at an earlier one): the queries read
 // where the bodies are now. One pass over the lists, whose scattered
-// reads do not wait for one another.
+// reads do not wait for one another. A still neighbour's item is the
+// last Reindex's, bit for bit but for the flag, which its entry holds
+// (every Reindex refreshes or builds the lists): late in a crowded run,
+// when most neighbours are jammed, the pass reads a byte of each, apart,
+// instead of its item, and sets the flag in the entry, read in order.
 func (s *Space) refreshJob(c int) {
-	nb, items := s.nb[c], s.bitem
+	nb, items, still := s.nb[c], s.bitem, s.bstill
 	for e, k := range s.nbSel[c] {
-		nb[e] = items[k]
+		switch {
+		case !still[k]:
+			nb[e] = items[k]
+		case !nb[e].still:
+			nb[e].still = true
+		}
 	}
 }
 

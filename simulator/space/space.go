@@ -38,6 +38,9 @@ type Space struct {
 	// last Reindex found them.
 	mitem []mobileItem
 	bitem []mobileItem
+	// bstill holds bitem's still flags apart, a byte each, for the
+	// refresh of the lists (refreshJob)
+	bstill []bool
 	// The mobile grid (mobile, mitem) is built from bitem only when
 	// something reads it: at the Reindexes that build the neighbour
 	// lists, and at those after a Reindex whose grid was read; between
@@ -142,7 +145,7 @@ func New(center, size ci.Vector3) *Space {
 		// of the last Reindex: settled); where it is, for Clearance; and
 		// the longest move since the clearances were built (NaN for a
 		// body they do not hold yet: max keeps it)
-		sel, bitem, clr, same := s.mobileSel, s.bitem, s.clear, s.settled
+		sel, bitem, bstill, clr, same := s.mobileSel, s.bitem, s.bstill, s.clear, s.settled
 		d2 := 0.0
 		end := min((c+1)*reindexChunk, len(sel))
 		for k := c * reindexChunk; k < end; k++ {
@@ -162,7 +165,7 @@ func New(center, size ci.Vector3) *Space {
 			if same && it.plain && math.Float64bits(p.X) == math.Float64bits(cl.cur.X) && math.Float64bits(p.Y) == math.Float64bits(cl.cur.Y) {
 				it.still = it.sameAs(&bitem[k])
 			}
-			bitem[k] = it
+			bitem[k], bstill[k] = it, it.still
 			cl.cur, cl.still = p, it.still
 			d := p.Sub(cl.pos)
 			d2 = max(d2, d.X*d.X+d.Y*d.Y)
@@ -280,6 +283,7 @@ func (s *Space) ReindexWith(run Runner) {
 	n := len(s.mobileSel)
 	chunks := (n + reindexChunk - 1) / reindexChunk
 	s.bitem = hugepage.Grow(s.bitem[:0], n)[:n]
+	s.bstill = resize(s.bstill, n)
 	s.driftSq = resize(s.driftSq, chunks)
 	run.Run(chunks, s.reindexJobs.track)
 	// The clearances and neighbour lists are built again only once some
