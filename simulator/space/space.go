@@ -165,8 +165,16 @@ func New(center, size ci.Vector3) *Space {
 			if same && it.plain && math.Float64bits(p.X) == math.Float64bits(cl.cur.X) && math.Float64bits(p.Y) == math.Float64bits(cl.cur.Y) {
 				it.still = it.sameAs(&bitem[k])
 			}
-			bitem[k], bstill[k] = it, it.still
-			cl.cur, cl.still = p, it.still
+			// (a still body's item and clearance hold what would be
+			// written but maybe the flag: most of a crowd's lines are
+			// then read and not written back)
+			if !it.still || !bitem[k].still {
+				bitem[k] = it
+			}
+			bstill[k] = it.still
+			if !it.still || !cl.still {
+				cl.cur, cl.still = p, it.still
+			}
 			d := p.Sub(cl.pos)
 			d2 = max(d2, d.X*d.X+d.Y*d.Y)
 		}
